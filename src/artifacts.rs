@@ -1,0 +1,145 @@
+//! Frozen artifacts on disk and their hash lock (SPEC §8).
+//!
+//! Layout, per family: `artifacts/<family>/v<N>/schema.json` (the canonical JSON Schema),
+//! `artifacts/<family>/v<N>/encode/<case>.<target>.json` (byte-frozen encoder output),
+//! `fixtures/<family>/v<N>/<case>.json` (frozen inputs with expected decodes). `artifacts/LOCK`
+//! holds a SHA-256 per file of every shipped version and of every shipped migration module.
+//! Lock lines are only ever added; a changed or missing locked file is a breaking change.
+
+use crate::family::Registry;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The lock file, relative to the crate root.
+pub const LOCK: &str = "artifacts/LOCK";
+
+/// What to do instead of editing a shipped artifact.
+pub const GREEN_PATH: &str = "shipped versions are frozen. The only green path for a shape change is: \
+add version N+1 (a new vN+1.rs module registered in the family's REGISTRY), a one-step migration \
+vN_to_vN+1.rs, and a new frozen schema (HOOKWIRE_BLESS=1 cargo test writes it while N+1 is unshipped). \
+Never edit or re-bless a shipped version's files";
+
+/// The SHA-256 of `bytes`, in hex.
+pub fn sha256(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Parse the lock: path → hash.
+pub fn read_lock(root: &Path) -> BTreeMap<String, String> {
+    let text = fs::read_to_string(root.join(LOCK)).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split_once("  ").map(|(h, p)| (p.trim().to_string(), h.trim().to_string())))
+        .collect()
+}
+
+/// Every file that must be locked for `reg`'s shipped versions, relative to `root`, sorted.
+pub fn shipped_files(root: &Path, reg: &Registry) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut versions: Vec<u32> = reg.initial.into_iter().collect();
+    versions.extend(reg.versions.iter().filter(|e| e.shipped).map(|e| e.version));
+    for v in versions {
+        for dir in [format!("artifacts/{}/v{v}", reg.name), format!("fixtures/{}/v{v}", reg.name)] {
+            out.extend(files_under(root, &dir));
+        }
+        for (from, to) in reg.migrations {
+            if *to == v {
+                out.push(format!("{}/v{from}_to_v{to}.rs", reg.module_dir));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn files_under(root: &Path, rel: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![PathBuf::from(rel)];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = fs::read_dir(root.join(&dir)) else { continue };
+        for e in entries.flatten() {
+            let rel = dir.join(e.file_name());
+            if e.path().is_dir() {
+                stack.push(rel);
+            } else {
+                out.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    out
+}
+
+/// Problems with the lock: shipped files whose hash differs, locked files that are gone, and
+/// shipped files not yet locked.
+pub fn check_lock(root: &Path, reg: &Registry) -> Vec<String> {
+    let lock = read_lock(root);
+    let mut problems = Vec::new();
+    let prefixes = [format!("artifacts/{}/", reg.name), format!("fixtures/{}/", reg.name), format!("{}/", reg.module_dir)];
+    for (path, hash) in &lock {
+        if !prefixes.iter().any(|p| path.starts_with(p.as_str())) {
+            continue;
+        }
+        match fs::read(root.join(path)) {
+            Ok(bytes) if sha256(&bytes) == *hash => {}
+            Ok(_) => problems.push(format!("{path} changed after it shipped; {GREEN_PATH}")),
+            Err(_) => problems.push(format!("{path} is locked but missing; {GREEN_PATH}")),
+        }
+    }
+    for path in shipped_files(root, reg) {
+        if !lock.contains_key(&path) {
+            problems.push(format!("{path} belongs to a shipped version but is not in {LOCK}; run `hookwire lock` to add it"));
+        }
+    }
+    problems
+}
+
+/// Add lock lines for shipped files not yet locked; existing lines are never rewritten.
+/// Returns the paths added.
+pub fn extend_lock(root: &Path, reg: &Registry) -> std::io::Result<Vec<String>> {
+    let lock = read_lock(root);
+    let mut added = Vec::new();
+    let mut text = fs::read_to_string(root.join(LOCK)).unwrap_or_else(|_| {
+        "# SHA-256 of every file of a shipped version. Lines are only ever added (`hookwire lock`).\n".into()
+    });
+    for path in shipped_files(root, reg) {
+        if !lock.contains_key(&path) {
+            let bytes = fs::read(root.join(&path))?;
+            text.push_str(&format!("{}  {path}\n", sha256(&bytes)));
+            added.push(path);
+        }
+    }
+    if !added.is_empty() {
+        fs::write(root.join(LOCK), text)?;
+    }
+    Ok(added)
+}
+
+/// Compare a generated artifact with its file; with `bless`, write it — unless its version shipped.
+pub fn compare_or_bless(root: &Path, reg: &Registry, version: u32, rel: &str, generated: &str, bless: bool) -> Result<(), String> {
+    let path = root.join(rel);
+    let on_disk = fs::read_to_string(&path).ok();
+    if on_disk.as_deref() == Some(generated) {
+        return Ok(());
+    }
+    if bless {
+        if reg.is_shipped(version) {
+            return Err(format!("refusing to bless {rel}: version {version} of {} has shipped; {GREEN_PATH}", reg.name));
+        }
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+        }
+        return fs::write(&path, generated).map_err(|e| e.to_string());
+    }
+    Err(match on_disk {
+        None => format!("{rel} is missing; generate it with HOOKWIRE_BLESS=1 cargo test (only while version {version} is unshipped)"),
+        Some(_) if reg.is_shipped(version) => format!("{rel} differs from what this build generates: a breaking change to shipped version {version}; {GREEN_PATH}"),
+        Some(_) => format!("{rel} differs from what this build generates; re-bless with HOOKWIRE_BLESS=1 cargo test"),
+    })
+}
+
+/// Whether the bless variable is set.
+pub fn blessing() -> bool {
+    std::env::var_os("HOOKWIRE_BLESS").is_some_and(|v| v == "1")
+}

@@ -1,0 +1,338 @@
+//! `hookwire`: decode and encode session inbox values, render the frozen schema, run the
+//! registry guard, list removable paths, and demonstrate the whole contract.
+
+use hookwire::artifacts;
+use hookwire::session_inbox::encode::{encode, Target};
+use hookwire::session_inbox::{self, REGISTRY};
+use hookwire::{canonical, guard, DecodeError, EncodeError};
+use serde::Deserialize as _;
+use serde_json::{json, Map, Value};
+use std::io::{self, BufRead, BufWriter, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Input nested deeper than this is refused with `TOO_DEEP` (it is far beyond any real payload,
+/// and the work thread's stack is sized for it).
+const MAX_DEPTH: usize = 100_000;
+/// The work thread's stack: deep JSON is parsed, cloned, written and dropped recursively.
+const STACK: usize = 1 << 30;
+
+const USAGE: &str = "\
+hookwire — versioned wire contracts for durable workflow hook payloads (session inbox)
+
+usage:
+  hookwire decode [FILE]                  one JSON value (stdin without FILE) → decoded canonical JSON
+  hookwire decode --lines                 NDJSON in → one {\"ok\":…} or {\"error\":…} line per line
+  hookwire encode --target T [FILE]       one command → the wire value for T (v1, v0-deliver, v0-send)
+  hookwire encode --lines                 NDJSON {\"command\":…,\"target\":…} in → one result line per line
+  hookwire schema [--version N]           the canonical JSON Schema of version N (default: current)
+  hookwire check [--root DIR]             the registry guard and the artifact lock
+  hookwire lock [--root DIR]              add lock lines for shipped files not yet locked
+  hookwire removable                      temporary compatibility paths and when they can go
+  hookwire demo                           encode for every target and decode every historic cohort
+
+exit: 0 ok; 1 the value could not be decoded/encoded (stderr: error[CODE]: message); 2 usage or I/O.";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let worker = std::thread::Builder::new().stack_size(STACK).spawn(move || run(&args));
+    match worker.map(|w| w.join()) {
+        Ok(Ok(code)) => code,
+        _ => ExitCode::from(2),
+    }
+}
+
+fn run(args: &[String]) -> ExitCode {
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    let flag = |name: &str| words.iter().position(|w| *w == name).and_then(|i| words.get(i + 1).copied());
+    let has = |name: &str| words.contains(&name);
+    let file = || {
+        let mut skip = false;
+        words.iter().skip(1).find(|w| {
+            let s = std::mem::take(&mut skip);
+            if w.starts_with("--") {
+                skip = matches!(**w, "--target" | "--version" | "--root");
+                return false;
+            }
+            !s
+        }).copied()
+    };
+    let root = || PathBuf::from(flag("--root").unwrap_or("."));
+    match words.first().copied() {
+        Some("decode") if has("--lines") => lines(decode_line),
+        Some("decode") => one(file(), |v| session_inbox::decode(v).map_err(|e| decode_error(&e))),
+        Some("encode") if has("--lines") => lines(encode_line),
+        Some("encode") => {
+            let target = match Target::from_name(flag("--target").unwrap_or("v1")) {
+                Ok(t) => t,
+                Err(e) => return fail(&encode_error(&e)),
+            };
+            one(file(), |v| encode(v, target).map_err(|e| encode_error(&e)))
+        }
+        Some("schema") => {
+            let version = flag("--version").map_or(Some(REGISTRY.current), |v| v.parse().ok());
+            if version != Some(1) {
+                eprintln!("hookwire: no schema for version {}: versions with a schema: 1", flag("--version").unwrap_or(""));
+                return ExitCode::from(2);
+            }
+            println!("{}", pretty(&session_inbox::v1::json_schema()));
+            ExitCode::SUCCESS
+        }
+        Some("check") => {
+            let violations = guard::check(&root(), &REGISTRY);
+            for v in &violations {
+                eprintln!("error[{:?}]: {}", v.rule, v.message);
+            }
+            if violations.is_empty() {
+                println!("{}: registry, version modules, migrations, tests and lock are consistent", REGISTRY.name);
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Some("lock") => match artifacts::extend_lock(&root(), &REGISTRY) {
+            Ok(added) => {
+                added.iter().for_each(|p| println!("locked {p}"));
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("hookwire: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Some("removable") => {
+            for r in session_inbox::REMOVABLE {
+                println!("{}\n  at:   {}\n  when: {}\n", r.what, r.site, r.when);
+            }
+            ExitCode::SUCCESS
+        }
+        Some("demo") => {
+            demo();
+            ExitCode::SUCCESS
+        }
+        Some("help" | "--help" | "-h") => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// An error as the CLI reports it: a code, a message, and the extra fields that apply.
+struct Failure {
+    code: &'static str,
+    message: String,
+    extra: Map<String, Value>,
+}
+
+fn decode_error(e: &DecodeError) -> Failure {
+    let mut extra = Map::new();
+    if let Some(v) = e.version {
+        extra.insert("version".into(), hookwire::json::json_number(v));
+    }
+    Failure { code: e.code.as_str(), message: e.to_string(), extra }
+}
+
+fn encode_error(e: &EncodeError) -> Failure {
+    let mut extra = Map::new();
+    if e.code == hookwire::ErrorCode::Invalid {
+        extra.insert("path".into(), json!(e.path));
+        extra.insert("expected".into(), json!(e.expected));
+    }
+    Failure { code: e.code.as_str(), message: e.message.clone(), extra }
+}
+
+fn input_error(code: &'static str, message: String) -> Failure {
+    Failure { code, message, extra: Map::new() }
+}
+
+fn fail(f: &Failure) -> ExitCode {
+    eprintln!("error[{}]: {}", f.code, f.message);
+    ExitCode::FAILURE
+}
+
+/// Parse one JSON text: any depth up to [`MAX_DEPTH`], duplicate keys last-wins, `1.0` a number
+/// like any other (decode treats integral numbers as integers).
+fn parse(bytes: &[u8]) -> Result<Value, Failure> {
+    let depth = max_depth(bytes);
+    if depth > MAX_DEPTH {
+        return Err(input_error("TOO_DEEP", format!("input nests {depth} levels deep; the limit is {MAX_DEPTH}")));
+    }
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    de.disable_recursion_limit();
+    let value = Value::deserialize(&mut de).and_then(|v| de.end().map(|()| v));
+    value.map_err(|e| input_error("INVALID_JSON", format!("input is not JSON: {e}")))
+}
+
+/// The deepest nesting of arrays and objects in a JSON text (strings skipped).
+fn max_depth(bytes: &[u8]) -> usize {
+    let (mut depth, mut max, mut in_str, mut esc) = (0usize, 0usize, false, false);
+    for &b in bytes {
+        if in_str {
+            match (esc, b) {
+                (true, _) => esc = false,
+                (false, b'\\') => esc = true,
+                (false, b'"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_str = true,
+            b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
+fn one(file: Option<&str>, f: impl Fn(&Value) -> Result<Value, Failure>) -> ExitCode {
+    let mut bytes = Vec::new();
+    let read = match file {
+        Some(path) => std::fs::File::open(path).and_then(|mut h| h.read_to_end(&mut bytes)),
+        None => io::stdin().lock().read_to_end(&mut bytes),
+    };
+    if let Err(e) = read {
+        eprintln!("hookwire: cannot read {}: {e}", file.unwrap_or("stdin"));
+        return ExitCode::from(2);
+    }
+    match parse(&bytes).and_then(|v| f(&v)) {
+        Ok(v) => {
+            println!("{}", canonical::to_string(&v));
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(&e),
+    }
+}
+
+fn result_line(r: Result<Value, Failure>) -> String {
+    match r {
+        Ok(v) => format!("{{\"ok\":{}}}", canonical::to_string(&v)),
+        Err(f) => {
+            let mut err = f.extra;
+            err.insert("code".into(), json!(f.code));
+            err.insert("message".into(), json!(f.message));
+            format!("{{\"error\":{}}}", canonical::to_string(&Value::Object(err)))
+        }
+    }
+}
+
+fn decode_line(line: &[u8]) -> Result<Value, Failure> {
+    let v = parse(line)?;
+    session_inbox::decode(&v).map_err(|e| decode_error(&e))
+}
+
+fn encode_line(line: &[u8]) -> Result<Value, Failure> {
+    let v = parse(line)?;
+    let Some(req) = v.as_object() else {
+        return Err(input_error("INVALID_REQUEST", "each line must be {\"command\": …, \"target\": …}".into()));
+    };
+    let Some(command) = req.get("command") else {
+        return Err(input_error("INVALID_REQUEST", "the line has no \"command\"".into()));
+    };
+    let target = req.get("target").map_or(Ok(Target::CURRENT), Target::from_json).map_err(|e| encode_error(&e))?;
+    encode(command, target).map_err(|e| encode_error(&e))
+}
+
+/// Exactly one output line per input line; a bad line never stops the stream. Output is flushed
+/// whenever no more input is buffered, so a producer can wait for each answer.
+fn lines(f: fn(&[u8]) -> Result<Value, Failure>) -> ExitCode {
+    let mut input = io::BufReader::with_capacity(1 << 16, io::stdin().lock());
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match input.read_until(b'\n', &mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                let _ = out.flush();
+                eprintln!("hookwire: cannot read stdin: {e}");
+                return ExitCode::from(2);
+            }
+        }
+        let mut text: &[u8] = &line;
+        if let Some(rest) = text.strip_suffix(b"\n") {
+            text = rest.strip_suffix(b"\r").unwrap_or(rest);
+        }
+        let answer = result_line(f(text));
+        let written = out.write_all(answer.as_bytes()).and_then(|()| out.write_all(b"\n"));
+        let flushed = written.and_then(|()| if input.buffer().is_empty() { out.flush() } else { Ok(()) });
+        if flushed.is_err() {
+            // The reader went away (a closed pipe): stop quietly.
+            return ExitCode::SUCCESS;
+        }
+    }
+    if out.flush().is_err() {
+        return ExitCode::SUCCESS;
+    }
+    ExitCode::SUCCESS
+}
+
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default()
+}
+
+fn demo() {
+    let say = |s: &str| println!("{s}");
+    say("hookwire demo — the session inbox wire contract, both sides\n");
+    say("1. A producer encodes one `send` command for each kind of receiver:");
+    let command = json!({
+        "kind": "send",
+        "payload": {"message": "Where is my order #1042?", "interaction": {"channel": "web"}},
+        "delivery": {"channelKind": "web", "channelName": "support", "deliveryId": "d-1"},
+        "requestId": "req-7"
+    });
+    say(&format!("   command: {}", canonical::to_string(&command)));
+    for (name, why) in [
+        ("v1", "a stamped hook: metadata {sessionInboxWireVersion: 1}"),
+        ("v0-send", "a markerless stable inbox (builds 0.30.5–0.31.0 read .payload)"),
+        ("v0-deliver", "a markerless continuation without a stable inbox (builds ≤ 0.30.4)"),
+    ] {
+        let target = Target::from_name(name).unwrap_or(Target::CURRENT);
+        match encode(&command, target) {
+            Ok(wire) => {
+                let back = session_inbox::decode(&wire).map(|d| canonical::to_string(&d));
+                say(&format!("   → {name:<10} for {why}\n     wire:    {}\n     decoded: {}", canonical::to_string(&wire), show(back)));
+            }
+            Err(e) => say(&format!("   → {name}: error[{}] {}", e.code.as_str(), e.message)),
+        }
+    }
+    say("\n2. The encoder validates the complete value once; a bad command never reaches the wire:");
+    let bad = json!({"kind": "deliver", "payloads": [{"message": [{"type": "text", "text": 42}]}]});
+    match encode(&bad, Target::CURRENT) {
+        Ok(_) => say("   (unexpectedly accepted)"),
+        Err(e) => say(&format!("   {}\n   → error[{}] at {}: expected {}", canonical::to_string(&bad), e.code.as_str(), e.path, e.expected)),
+    }
+    say("\n3. The decoder reads every cohort ever persisted, and refuses what it cannot read:");
+    let cohorts = [
+        ("legacy deliver envelope (≤ 0.30.4)", json!({"kind": "deliver", "payloads": [{"message": "hi"}], "requestId": "r-1"})),
+        ("raw send command (0.30.5–0.31.0)", json!({"kind": "send", "payload": {"message": "hi"}, "delivery": {"channelKind": "web", "channelName": "c", "deliveryId": "d"}})),
+        ("unversioned control", json!({"kind": "cancel", "taskId": "t-1"})),
+        ("version 1 with its mirror", json!({"kind": "deliver", "version": 1, "payloads": [{"message": "hi"}], "payload": {"message": "hi"}})),
+        ("a newer deployment's value", json!({"kind": "deliver", "version": 2, "payloads": []})),
+        ("a quoted version", json!({"kind": "clear", "version": "1"})),
+        ("a raw send without payload", json!({"kind": "send"})),
+        ("an unknown kind", json!({"kind": "explode", "version": 1})),
+    ];
+    for (label, value) in cohorts {
+        let decoded = session_inbox::decode(&value).map(|d| canonical::to_string(&d));
+        say(&format!("   {label}\n     in:  {}\n     out: {}", canonical::to_string(&value), show(decoded)));
+    }
+    say("\nA consumer that gets an error reports it through a recorded step and stays parked:");
+    say("a lost delivery with an operator-visible signal, never a reinterpreted one.");
+}
+
+fn show(r: Result<String, DecodeError>) -> String {
+    match r {
+        Ok(s) => s,
+        Err(e) => format!("error[{}] {e}", e.code.as_str()),
+    }
+}

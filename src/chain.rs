@@ -1,0 +1,100 @@
+//! The migration chain (SPEC §3): read the version, reject what cannot be read, and walk
+//! one-step migrations up to the current version. Family-agnostic; it knows no shapes.
+//!
+//! Invariant: a value leaves the chain declaring exactly the current version, or not at all.
+//! This module must never import a family, the encoder or normalization code.
+
+use crate::error::{DecodeError, ErrorCode};
+use crate::host::{Host, Sym, Type};
+
+/// A one-step migration `from → to` (`to` must be `from + 1`): a pure data transform.
+pub struct Step<H: Host> {
+    /// The version it reads.
+    pub from: u32,
+    /// The version it writes.
+    pub to: u32,
+    /// The transform. It must not mutate its input.
+    pub migrate: fn(&mut H, &H::Value) -> Result<H::Value, DecodeError>,
+}
+
+/// What the chain needs to know about a family.
+pub struct Chain<'a, H: Host> {
+    /// The newest version.
+    pub current: u32,
+    /// The version of a value with no `version` key, if the family has an unversioned era.
+    pub initial: Option<u32>,
+    /// The one-step migrations, in any order.
+    pub steps: &'a [Step<H>],
+}
+
+/// The result of the chain: the input itself when it was already current, else a new value.
+pub enum Walked<V> {
+    /// The input declares the current version.
+    Current,
+    /// The migrated value.
+    Migrated(V),
+}
+
+fn error(code: ErrorCode, current: u32) -> DecodeError {
+    DecodeError { code, version: None, current, detail: None }
+}
+
+/// Run the chain on `value` (SPEC §3).
+pub fn run<H: Host>(
+    h: &mut H,
+    chain: &Chain<'_, H>,
+    value: &H::Value,
+) -> Result<Walked<H::Value>, DecodeError> {
+    let current = chain.current;
+    let ty = h.type_of(value);
+    if ty != Type::Object {
+        return Err(error(ErrorCode::NotObject, current).at(ty.name()));
+    }
+    let mut version = match h.get(value, Sym::VERSION)? {
+        None => match chain.initial {
+            Some(initial) => initial,
+            None => return Err(error(ErrorCode::MalformedVersion, current).at("missing")),
+        },
+        Some(v) => {
+            let Some(n) = h.as_number(&v) else {
+                return Err(error(ErrorCode::MalformedVersion, current));
+            };
+            let lowest = chain.initial.unwrap_or(1);
+            if !(n.fract() == 0.0 && n >= f64::from(lowest)) {
+                return Err(error(ErrorCode::MalformedVersion, current).with_version(n));
+            }
+            if n > f64::from(current) {
+                return Err(error(ErrorCode::NewerVersion, current).with_version(n));
+            }
+            n as u32
+        }
+    };
+    if version == current {
+        return Ok(Walked::Current);
+    }
+    let mut walked: Option<H::Value> = None;
+    while version < current {
+        let broken = error(ErrorCode::Migration, current).with_version(f64::from(version));
+        let Some(step) = chain.steps.iter().find(|s| s.from == version) else {
+            return Err(broken.at("no step from this version"));
+        };
+        if step.to != version + 1 {
+            return Err(broken.at("the step does not go to the next version"));
+        }
+        let input = walked.as_ref().unwrap_or(value);
+        let out = (step.migrate)(h, input)?;
+        let declared = match h.get(&out, Sym::VERSION)? {
+            Some(v) => h.as_number(&v),
+            None => None,
+        };
+        if declared != Some(f64::from(step.to)) {
+            return Err(broken.at("the step's output declares the wrong version"));
+        }
+        walked = Some(out);
+        version = step.to;
+    }
+    match walked {
+        Some(v) => Ok(Walked::Migrated(v)),
+        None => Ok(Walked::Current),
+    }
+}

@@ -1,0 +1,87 @@
+//! The value-access trait the decode logic is written against, once, for every host.
+//!
+//! A host owns the representation: parsed JSON natively (`json.rs`), live JS objects in the wasm
+//! decoder (`wasm.rs`). Keys and kind strings are [`Sym`]s — indexes into the family's static
+//! symbol table — so a host can intern them once instead of building strings per decode.
+//! [`Host::share`] hands out the same subtree again: a JS host passes the reference, so opaque
+//! payloads are never copied. This module must never import a family, the encoder or `std`.
+
+use crate::error::DecodeError;
+
+/// An index into a family's symbol table (`Family::SYMBOLS`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sym(pub u8);
+
+impl Sym {
+    /// `"version"`: every family's symbol table starts with it.
+    pub const VERSION: Sym = Sym(0);
+    /// `"kind"`: every family's symbol table has it second.
+    pub const KIND: Sym = Sym(1);
+}
+
+/// The JSON type of a value, as the decoder sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Type {
+    /// JSON `null`.
+    Null,
+    /// A boolean.
+    Bool,
+    /// A number.
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// A non-null, non-array object.
+    Object,
+    /// Anything a JSON document cannot hold (`undefined`, a function, a symbol, a bigint).
+    Other,
+}
+
+impl Type {
+    /// A short name for messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Type::Null => "null",
+            Type::Bool => "a boolean",
+            Type::Number => "a number",
+            Type::String => "a string",
+            Type::Array => "an array",
+            Type::Object => "an object",
+            Type::Other => "a non-JSON value",
+        }
+    }
+}
+
+/// Read and build values of one representation. The decode logic uses nothing else.
+pub trait Host {
+    /// A handle to a value.
+    type Value;
+
+    /// The JSON type of `v`.
+    fn type_of(&mut self, v: &Self::Value) -> Type;
+    /// The own property `key` of the object `obj`; `None` when absent (or `undefined` in JS).
+    /// A host that cannot read it (a throwing getter) answers with an error.
+    fn get(&mut self, obj: &Self::Value, key: Sym) -> Result<Option<Self::Value>, DecodeError>;
+    /// The number `v` holds, if it is a number.
+    fn as_number(&mut self, v: &Self::Value) -> Option<f64>;
+    /// The position in `among` of the symbol whose text equals the string `v`.
+    fn which(&mut self, v: &Self::Value, among: &[Sym]) -> Option<usize>;
+    /// Every element of the array `arr` is a non-null, non-array object.
+    fn every_object(&mut self, arr: &Self::Value) -> Result<bool, DecodeError>;
+
+    /// A new empty plain object.
+    fn object(&mut self) -> Self::Value;
+    /// A new plain object with the own enumerable properties of `obj` (a shallow copy).
+    fn copy_object(&mut self, obj: &Self::Value) -> Result<Self::Value, DecodeError>;
+    /// Set `key` on an object this host built.
+    fn set(&mut self, obj: &mut Self::Value, key: Sym, v: Self::Value);
+    /// A one-element array.
+    fn array1(&mut self, v: Self::Value) -> Self::Value;
+    /// The string value of a symbol.
+    fn string(&mut self, s: Sym) -> Self::Value;
+    /// A number value.
+    fn number(&mut self, n: f64) -> Self::Value;
+    /// The same value again: a reference where the host has them (JS), a copy where not.
+    fn share(&mut self, v: &Self::Value) -> Self::Value;
+}

@@ -1,0 +1,103 @@
+//! The native host: decode logic over parsed JSON (`serde_json::Value`).
+//!
+//! Objects are `serde_json::Map`s (sorted keys), so canonical output needs no extra sort.
+//! [`Host::share`] is a deep copy here; the JS host is the one that shares references.
+
+use crate::error::{DecodeError, ErrorCode};
+use crate::host::{Host, Sym, Type};
+use serde_json::{Map, Number, Value};
+
+/// Decode logic over `serde_json::Value`, naming keys from one family's symbol table.
+pub struct JsonHost {
+    symbols: &'static [&'static str],
+}
+
+impl JsonHost {
+    /// A host for the family whose symbol table is `symbols`.
+    pub const fn new(symbols: &'static [&'static str]) -> JsonHost {
+        JsonHost { symbols }
+    }
+
+    fn text(&self, s: Sym) -> &'static str {
+        self.symbols.get(s.0 as usize).copied().unwrap_or("")
+    }
+}
+
+impl Host for JsonHost {
+    type Value = Value;
+
+    fn type_of(&mut self, v: &Value) -> Type {
+        match v {
+            Value::Null => Type::Null,
+            Value::Bool(_) => Type::Bool,
+            Value::Number(_) => Type::Number,
+            Value::String(_) => Type::String,
+            Value::Array(_) => Type::Array,
+            Value::Object(_) => Type::Object,
+        }
+    }
+
+    fn get(&mut self, obj: &Value, key: Sym) -> Result<Option<Value>, DecodeError> {
+        match obj {
+            Value::Object(m) => Ok(m.get(self.text(key)).cloned()),
+            _ => Err(DecodeError::new(ErrorCode::NotObject)),
+        }
+    }
+
+    fn as_number(&mut self, v: &Value) -> Option<f64> {
+        v.as_f64()
+    }
+
+    fn which(&mut self, v: &Value, among: &[Sym]) -> Option<usize> {
+        let s = v.as_str()?;
+        among.iter().position(|&sym| self.text(sym) == s)
+    }
+
+    fn every_object(&mut self, arr: &Value) -> Result<bool, DecodeError> {
+        Ok(arr.as_array().is_some_and(|a| a.iter().all(Value::is_object)))
+    }
+
+    fn object(&mut self) -> Value {
+        Value::Object(Map::new())
+    }
+
+    fn copy_object(&mut self, obj: &Value) -> Result<Value, DecodeError> {
+        match obj {
+            Value::Object(_) => Ok(obj.clone()),
+            _ => Err(DecodeError::new(ErrorCode::NotObject)),
+        }
+    }
+
+    fn set(&mut self, obj: &mut Value, key: Sym, v: Value) {
+        if let Value::Object(m) = obj {
+            m.insert(self.text(key).into(), v);
+        }
+    }
+
+    fn array1(&mut self, v: Value) -> Value {
+        Value::Array(vec![v])
+    }
+
+    fn string(&mut self, s: Sym) -> Value {
+        Value::String(self.text(s).into())
+    }
+
+    fn number(&mut self, n: f64) -> Value {
+        json_number(n)
+    }
+
+    fn share(&mut self, v: &Value) -> Value {
+        v.clone()
+    }
+}
+
+/// A JSON number for `n`: an integer when `n` is integral and exactly representable, as in JS.
+pub fn json_number(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() <= 9_007_199_254_740_991.0 {
+        if n >= 0.0 {
+            return Value::Number(Number::from(n as u64));
+        }
+        return Value::Number(Number::from(n as i64));
+    }
+    Number::from_f64(n).map_or(Value::Null, Value::Number)
+}

@@ -1,0 +1,407 @@
+//! The shape model: a static description of a wire shape from which the encoder's validator,
+//! the frozen JSON Schema and the TypeScript declarations are all derived, so none can drift.
+//!
+//! Alternatives of an [`Shape::AnyOf`] must differ in their JSON type; the validator picks the
+//! alternative by type, which is then exactly JSON Schema's `anyOf`.
+//! This module must never import a family or the decoder.
+
+use crate::error::EncodeError;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// A wire shape.
+#[derive(Debug)]
+pub enum Shape {
+    /// Any string.
+    Str,
+    /// Any finite number.
+    Number,
+    /// An integer in `min ..= max`.
+    Integer {
+        /// Smallest accepted value.
+        min: i64,
+        /// Largest accepted value.
+        max: i64,
+    },
+    /// Exactly `null`.
+    Null,
+    /// Exactly this string.
+    Const(&'static str),
+    /// Exactly this number (a version tag).
+    ConstNumber(u32),
+    /// One of these strings (a closed set).
+    Enum(&'static [&'static str]),
+    /// An array of the shape.
+    Array(&'static Shape),
+    /// An object with declared fields.
+    Object(&'static Fields),
+    /// An object mapping any string to the shape.
+    Map(&'static Shape),
+    /// One of several shapes that differ in JSON type.
+    AnyOf(&'static [&'static Shape]),
+    /// Objects selected by the string under `tag`; each variant is an `Object` with a `Const` tag.
+    Tagged {
+        /// The discriminating key.
+        tag: &'static str,
+        /// The variants.
+        variants: &'static [&'static Shape],
+    },
+    /// Any JSON value.
+    Json,
+    /// Any JSON object.
+    JsonObject,
+    /// A named, reusable shape (a `$defs` entry, a TypeScript type).
+    Named(&'static Def),
+}
+
+/// The declared fields of an object.
+#[derive(Debug)]
+pub struct Fields {
+    /// The fields, in declaration order (validation reports the first failing one).
+    pub fields: &'static [Field],
+    /// Strict objects reject undeclared keys; loose ones pass them through.
+    pub strict: bool,
+}
+
+/// One declared field.
+#[derive(Debug)]
+pub struct Field {
+    /// The key.
+    pub name: &'static str,
+    /// Its shape.
+    pub shape: &'static Shape,
+    /// Whether it must be present.
+    pub required: bool,
+}
+
+/// A named shape with its stable identifier.
+#[derive(Debug)]
+pub struct Def {
+    /// The name used in `$defs` and TypeScript (`AuthContext`).
+    pub name: &'static str,
+    /// The stable, unique identifier (`SessionInbox.AuthContext`).
+    pub id: &'static str,
+    /// What it is.
+    pub doc: &'static str,
+    /// The shape.
+    pub shape: Shape,
+}
+
+/// A required field.
+pub const fn req(name: &'static str, shape: &'static Shape) -> Field {
+    Field { name, shape, required: true }
+}
+
+/// An optional field.
+pub const fn opt(name: &'static str, shape: &'static Shape) -> Field {
+    Field { name, shape, required: false }
+}
+
+/// The JSON type of a value, for messages and `AnyOf` selection.
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+impl Shape {
+    fn resolved(&self) -> &Shape {
+        match self {
+            Shape::Named(d) => d.shape.resolved(),
+            s => s,
+        }
+    }
+
+    /// The JSON types this shape can accept at its top.
+    fn accepts_type(&self, t: &str) -> bool {
+        match self.resolved() {
+            Shape::Str | Shape::Const(_) | Shape::Enum(_) => t == "string",
+            Shape::Number | Shape::Integer { .. } | Shape::ConstNumber(_) => t == "number",
+            Shape::Null => t == "null",
+            Shape::Array(_) => t == "array",
+            Shape::Object(_) | Shape::Map(_) | Shape::Tagged { .. } | Shape::JsonObject => t == "object",
+            Shape::AnyOf(alts) => alts.iter().any(|a| a.accepts_type(t)),
+            Shape::Json => true,
+            Shape::Named(_) => false,
+        }
+    }
+
+    /// A short description of what this shape expects, for error messages.
+    pub fn describe(&self) -> String {
+        match self {
+            Shape::Str => "a string".into(),
+            Shape::Number => "a finite number".into(),
+            Shape::Integer { min, max } => format!("an integer from {min} to {max}"),
+            Shape::Null => "null".into(),
+            Shape::Const(c) => format!("\"{c}\""),
+            Shape::ConstNumber(n) => format!("{n}"),
+            Shape::Enum(set) => set.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(" | "),
+            Shape::Array(item) => format!("an array of {}", item.describe()),
+            Shape::Object(_) => "an object".into(),
+            Shape::Map(_) | Shape::JsonObject => "an object".into(),
+            Shape::AnyOf(alts) => alts.iter().map(|a| a.describe()).collect::<Vec<_>>().join(" or "),
+            Shape::Tagged { .. } => "an object".into(),
+            Shape::Json => "a JSON value".into(),
+            Shape::Named(d) => d.name.into(),
+        }
+    }
+
+    /// Validate `value` against this shape; the error names the first failing place.
+    pub fn validate(&self, value: &Value) -> Result<(), EncodeError> {
+        let mut path = String::new();
+        self.check(value, &mut path)
+    }
+
+    fn check(&self, v: &Value, path: &mut String) -> Result<(), EncodeError> {
+        let fail = |path: &String, expected: String| Err(EncodeError::invalid(path, format!("{expected}, found {}", type_name(v))));
+        match self {
+            Shape::Named(d) => {
+                let here = path.len();
+                match d.shape.check(v, path) {
+                    // A union that failed at its own place: name it instead of listing its parts.
+                    Err(e) if e.path.len() == here && matches!(d.shape, Shape::Tagged { .. } | Shape::AnyOf(_)) => {
+                        Err(EncodeError::invalid(&e.path, format!("{} ({})", d.name, e.expected)))
+                    }
+                    r => r,
+                }
+            }
+            Shape::Str => if v.is_string() { Ok(()) } else { fail(path, "a string".into()) },
+            Shape::Number => if v.is_number() { Ok(()) } else { fail(path, "a finite number".into()) },
+            Shape::Integer { min, max } => match v.as_f64() {
+                Some(n) if n.fract() == 0.0 && n >= *min as f64 && n <= *max as f64 => Ok(()),
+                _ => fail(path, self.describe()),
+            },
+            Shape::Null => if v.is_null() { Ok(()) } else { fail(path, "null".into()) },
+            Shape::ConstNumber(n) => if v.as_f64() == Some(f64::from(*n)) { Ok(()) } else { fail(path, format!("the number {n}")) },
+            Shape::Const(c) => if v.as_str() == Some(c) { Ok(()) } else { Err(EncodeError::invalid(path, format!("\"{c}\""))) },
+            Shape::Enum(set) => match v.as_str() {
+                Some(s) if set.contains(&s) => Ok(()),
+                _ => Err(EncodeError::invalid(path, format!("one of {}", self.describe()))),
+            },
+            Shape::Array(item) => {
+                let Some(items) = v.as_array() else { return fail(path, self.describe()) };
+                for (i, x) in items.iter().enumerate() {
+                    let len = path.len();
+                    let _ = write!(path, "/{i}");
+                    item.check(x, path)?;
+                    path.truncate(len);
+                }
+                Ok(())
+            }
+            Shape::Object(fields) => {
+                let Some(map) = v.as_object() else { return fail(path, "an object".into()) };
+                check_fields(fields, map, path)
+            }
+            Shape::Map(value_shape) => {
+                let Some(map) = v.as_object() else { return fail(path, "an object".into()) };
+                for (k, x) in map {
+                    let len = path.len();
+                    push_key(path, k);
+                    value_shape.check(x, path)?;
+                    path.truncate(len);
+                }
+                Ok(())
+            }
+            Shape::AnyOf(alts) => match alts.iter().find(|a| a.accepts_type(type_name(v))) {
+                Some(alt) => alt.check(v, path),
+                None => fail(path, self.describe()),
+            },
+            Shape::Tagged { tag, variants } => {
+                let Some(map) = v.as_object() else { return fail(path, "an object".into()) };
+                let tags: Vec<&str> = variants.iter().filter_map(|s| variant_tag(s, tag)).collect();
+                let found = map.get(*tag).and_then(Value::as_str);
+                let Some(i) = found.and_then(|t| tags.iter().position(|x| *x == t)) else {
+                    let len = path.len();
+                    push_key(path, tag);
+                    let list = tags.iter().map(|t| format!("\"{t}\"")).collect::<Vec<_>>().join(" | ");
+                    let e = EncodeError::invalid(path, format!("one of {list}"));
+                    path.truncate(len);
+                    return Err(e);
+                };
+                variants[i].check(v, path)
+            }
+            Shape::Json => Ok(()),
+            Shape::JsonObject => if v.is_object() { Ok(()) } else { fail(path, "a JSON object".into()) },
+        }
+    }
+}
+
+fn check_fields(fields: &Fields, map: &Map<String, Value>, path: &mut String) -> Result<(), EncodeError> {
+    for f in fields.fields {
+        let len = path.len();
+        push_key(path, f.name);
+        match map.get(f.name) {
+            Some(x) => f.shape.check(x, path)?,
+            None if f.required => return Err(EncodeError::invalid(path, format!("{} (required)", f.shape.describe()))),
+            None => {}
+        }
+        path.truncate(len);
+    }
+    if fields.strict {
+        if let Some(k) = map.keys().find(|k| !fields.fields.iter().any(|f| f.name == k.as_str())) {
+            let len = path.len();
+            push_key(path, k);
+            let declared = fields.fields.iter().map(|f| f.name).collect::<Vec<_>>().join(", ");
+            let e = EncodeError::invalid(path, format!("no such key (undeclared; declared keys: {declared})"));
+            path.truncate(len);
+            return Err(e);
+        }
+    }
+    Ok(())
+}
+
+/// Append `key` to a JSON pointer, escaped as RFC 6901 says.
+pub fn push_key(path: &mut String, key: &str) {
+    path.push('/');
+    for c in key.chars() {
+        match c {
+            '~' => path.push_str("~0"),
+            '/' => path.push_str("~1"),
+            c => path.push(c),
+        }
+    }
+}
+
+fn variant_tag(s: &Shape, tag: &str) -> Option<&'static str> {
+    match s.resolved() {
+        Shape::Object(fields) => fields.fields.iter().find(|f| f.name == tag).and_then(|f| match f.shape {
+            Shape::Const(c) => Some(*c),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
+/// Render `root` as a canonical JSON Schema (draft 2020-12) document with the given `$id`.
+pub fn json_schema(root: &'static Shape, id: &str, title: &str) -> Value {
+    let mut defs = BTreeMap::new();
+    let body = schema_of(root, &mut defs);
+    let mut doc = match body {
+        Value::Object(m) => m,
+        other => {
+            let mut m = Map::new();
+            m.insert("allOf".into(), json!([other]));
+            m
+        }
+    };
+    doc.insert("$schema".into(), json!("https://json-schema.org/draft/2020-12/schema"));
+    doc.insert("$id".into(), json!(id));
+    doc.insert("title".into(), json!(title));
+    if !defs.is_empty() {
+        doc.insert("$defs".into(), Value::Object(defs.into_iter().collect()));
+    }
+    Value::Object(doc)
+}
+
+fn schema_of(s: &'static Shape, defs: &mut BTreeMap<String, Value>) -> Value {
+    match s {
+        Shape::Str => json!({"type": "string"}),
+        Shape::Number => json!({"type": "number"}),
+        Shape::Integer { min, max } => json!({"type": "integer", "minimum": min, "maximum": max}),
+        Shape::Null => json!({"type": "null"}),
+        Shape::Const(c) => json!({"const": c}),
+        Shape::Enum(set) => json!({"enum": set}),
+        Shape::Array(item) => json!({"type": "array", "items": schema_of(item, defs)}),
+        Shape::Object(fields) => {
+            let props: Map<String, Value> = fields.fields.iter().map(|f| (f.name.to_string(), schema_of(f.shape, defs))).collect();
+            let required: Vec<&str> = fields.fields.iter().filter(|f| f.required).map(|f| f.name).collect();
+            let mut m = Map::new();
+            m.insert("type".into(), json!("object"));
+            m.insert("properties".into(), Value::Object(props));
+            if !required.is_empty() {
+                m.insert("required".into(), json!(required));
+            }
+            if fields.strict {
+                m.insert("additionalProperties".into(), json!(false));
+            }
+            Value::Object(m)
+        }
+        Shape::Map(v) => json!({"type": "object", "additionalProperties": schema_of(v, defs)}),
+        Shape::AnyOf(alts) => json!({"anyOf": alts.iter().map(|a| schema_of(a, defs)).collect::<Vec<_>>()}),
+        Shape::Tagged { variants, .. } => json!({"oneOf": variants.iter().map(|a| schema_of(a, defs)).collect::<Vec<_>>()}),
+        Shape::Json => json!({}),
+        Shape::ConstNumber(n) => json!({"const": n}),
+        Shape::JsonObject => json!({"type": "object"}),
+        Shape::Named(d) => {
+            if !defs.contains_key(d.name) {
+                defs.insert(d.name.into(), Value::Null);
+                let mut body = schema_of(&d.shape, defs);
+                if let Value::Object(m) = &mut body {
+                    m.insert("title".into(), json!(d.id));
+                    m.insert("description".into(), json!(d.doc));
+                }
+                defs.insert(d.name.into(), body);
+            }
+            json!({"$ref": format!("#/$defs/{}", d.name)})
+        }
+    }
+}
+
+/// Every named shape reachable from `root`, each once, in first-reached order.
+pub fn named_defs(root: &'static Shape) -> Vec<&'static Def> {
+    fn walk(s: &'static Shape, out: &mut Vec<&'static Def>) {
+        match s {
+            Shape::Named(d) => {
+                if !out.iter().any(|x| std::ptr::eq(*x, *d)) {
+                    out.push(d);
+                    walk(&d.shape, out);
+                }
+            }
+            Shape::Array(x) | Shape::Map(x) => walk(x, out),
+            Shape::Object(f) => f.fields.iter().for_each(|f| walk(f.shape, out)),
+            Shape::AnyOf(a) | Shape::Tagged { variants: a, .. } => a.iter().for_each(|x| walk(x, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, &mut out);
+    out
+}
+
+/// A TypeScript type expression for `s` (named shapes by name).
+pub fn typescript(s: &Shape) -> String {
+    match s {
+        Shape::Str => "string".into(),
+        Shape::Number | Shape::Integer { .. } => "number".into(),
+        Shape::Null => "null".into(),
+        Shape::Const(c) => format!("\"{c}\""),
+        Shape::ConstNumber(n) => format!("{n}"),
+        Shape::Enum(set) => set.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(" | "),
+        Shape::Array(item) => match item {
+            Shape::AnyOf(_) | Shape::Enum(_) | Shape::Tagged { .. } => format!("Array<{}>", typescript(item)),
+            _ => format!("{}[]", typescript(item)),
+        },
+        Shape::Object(fields) => {
+            let mut out = String::from("{ ");
+            for f in fields.fields {
+                let _ = write!(out, "readonly {}{}: {}; ", ts_key(f.name), if f.required { "" } else { "?" }, typescript(f.shape));
+            }
+            if !fields.strict {
+                out.push_str("readonly [extension: string]: unknown; ");
+            }
+            out.push('}');
+            out
+        }
+        Shape::Map(v) => format!("{{ readonly [key: string]: {} }}", typescript(v)),
+        Shape::AnyOf(alts) | Shape::Tagged { variants: alts, .. } => {
+            alts.iter().map(|a| typescript(a)).collect::<Vec<_>>().join(" | ")
+        }
+        Shape::Json => "JsonValue".into(),
+        Shape::JsonObject => "JsonObject".into(),
+        Shape::Named(d) => d.name.into(),
+    }
+}
+
+fn ts_key(k: &str) -> String {
+    if k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !k.starts_with(|c: char| c.is_ascii_digit()) {
+        k.into()
+    } else {
+        format!("\"{k}\"")
+    }
+}
