@@ -116,7 +116,8 @@ pub fn extend_lock(root: &Path, reg: &Registry) -> std::io::Result<Vec<String>> 
     Ok(added)
 }
 
-/// Compare a generated artifact with its file; with `bless`, write it — unless its version shipped.
+/// Compare a generated artifact with its file; with `bless`, write it — unless it exists and its
+/// version shipped.
 pub fn compare_or_bless(root: &Path, reg: &Registry, version: u32, rel: &str, generated: &str, bless: bool) -> Result<(), String> {
     let path = root.join(rel);
     let on_disk = fs::read_to_string(&path).ok();
@@ -124,7 +125,8 @@ pub fn compare_or_bless(root: &Path, reg: &Registry, version: u32, rel: &str, ge
         return Ok(());
     }
     if bless {
-        if reg.is_shipped(version) {
+        // A shipped version's files are append-only: a new case may be written, never a rewrite.
+        if reg.is_shipped(version) && on_disk.is_some() {
             return Err(format!("refusing to bless {rel}: version {version} of {} has shipped; {GREEN_PATH}", reg.name));
         }
         if let Some(parent) = path.parent() {

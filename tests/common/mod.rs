@@ -1,0 +1,56 @@
+//! Shared helpers of the test drivers: the crate root and the data fixtures.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// The crate root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// One fixture file: its name (the test name) and its parsed content.
+pub struct Case {
+    pub name: String,
+    pub data: Value,
+}
+
+/// Every `*.json` case under `fixtures/session-inbox/<dir>`, sorted by name.
+pub fn cases(dir: &str) -> Vec<Case> {
+    let path = root().join("fixtures/session-inbox").join(dir);
+    let mut out: Vec<Case> = std::fs::read_dir(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+        .map(|e| {
+            let text = std::fs::read_to_string(e.path()).unwrap();
+            Case {
+                name: format!("{dir}/{}", e.path().file_stem().unwrap().to_string_lossy()),
+                data: serde_json::from_str(&text).unwrap_or_else(|err| panic!("{}: {err}", e.path().display())),
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    assert!(!out.is_empty(), "no fixtures in {}", path.display());
+    out
+}
+
+/// Canonical bytes, so `1` and `1.0` compare equal as they do in JS.
+pub fn canon(v: &Value) -> String {
+    hookwire::canonical::to_string(v)
+}
+
+/// The decode fixture directories.
+pub const DECODE_DIRS: &[&str] = &["v0", "v1", "chain"];
+
+/// The three encoding targets by CLI name.
+pub const TARGETS: &[&str] = &["v1", "v0-deliver", "v0-send"];
+
+/// Collect failures instead of stopping at the first, and report them all.
+pub fn report(failures: Vec<String>) {
+    assert!(failures.is_empty(), "{} failing case(s):\n{}", failures.len(), failures.join("\n"));
+}
+
+pub fn exists(rel: &str) -> bool {
+    Path::new(&root()).join(rel).exists()
+}
