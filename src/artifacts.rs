@@ -17,9 +17,9 @@ pub const LOCK: &str = "artifacts/LOCK";
 
 /// What to do instead of editing a shipped artifact.
 pub const GREEN_PATH: &str = "shipped versions are frozen. The only green path for a shape change is: \
-add version N+1 (a new vN+1.rs module registered in the family's REGISTRY), a one-step migration \
-vN_to_vN+1.rs, and a new frozen schema (HOOKWIRE_BLESS=1 cargo test writes it while N+1 is unshipped). \
-Never edit or re-bless a shipped version's files";
+a new version (a vN+1.rs module registered in the family's REGISTRY), a one-step migration \
+(vN_to_vN+1.rs), and a new frozen schema (HOOKWIRE_BLESS=1 cargo test writes it while vN+1 is \
+unshipped). Never edit or re-bless a shipped version's files";
 
 /// The SHA-256 of `bytes`, in hex.
 pub fn sha256(bytes: &[u8]) -> String {
@@ -31,7 +31,10 @@ pub fn read_lock(root: &Path) -> BTreeMap<String, String> {
     let text = fs::read_to_string(root.join(LOCK)).unwrap_or_default();
     text.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .filter_map(|l| l.split_once("  ").map(|(h, p)| (p.trim().to_string(), h.trim().to_string())))
+        .filter_map(|l| {
+            l.split_once("  ")
+                .map(|(h, p)| (p.trim().to_string(), h.trim().to_string()))
+        })
         .collect()
 }
 
@@ -41,7 +44,10 @@ pub fn shipped_files(root: &Path, reg: &Registry) -> Vec<String> {
     let mut versions: Vec<u32> = reg.initial.into_iter().collect();
     versions.extend(reg.versions.iter().filter(|e| e.shipped).map(|e| e.version));
     for v in versions {
-        for dir in [format!("artifacts/{}/v{v}", reg.name), format!("fixtures/{}/v{v}", reg.name)] {
+        for dir in [
+            format!("artifacts/{}/v{v}", reg.name),
+            format!("fixtures/{}/v{v}", reg.name),
+        ] {
             out.extend(files_under(root, &dir));
         }
         for (from, to) in reg.migrations {
@@ -58,7 +64,9 @@ fn files_under(root: &Path, rel: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut stack = vec![PathBuf::from(rel)];
     while let Some(dir) = stack.pop() {
-        let Ok(entries) = fs::read_dir(root.join(&dir)) else { continue };
+        let Ok(entries) = fs::read_dir(root.join(&dir)) else {
+            continue;
+        };
         for e in entries.flatten() {
             let rel = dir.join(e.file_name());
             if e.path().is_dir() {
@@ -76,7 +84,11 @@ fn files_under(root: &Path, rel: &str) -> Vec<String> {
 pub fn check_lock(root: &Path, reg: &Registry) -> Vec<String> {
     let lock = read_lock(root);
     let mut problems = Vec::new();
-    let prefixes = [format!("artifacts/{}/", reg.name), format!("fixtures/{}/", reg.name), format!("{}/", reg.module_dir)];
+    let prefixes = [
+        format!("artifacts/{}/", reg.name),
+        format!("fixtures/{}/", reg.name),
+        format!("{}/", reg.module_dir),
+    ];
     for (path, hash) in &lock {
         if !prefixes.iter().any(|p| path.starts_with(p.as_str())) {
             continue;
@@ -89,7 +101,9 @@ pub fn check_lock(root: &Path, reg: &Registry) -> Vec<String> {
     }
     for path in shipped_files(root, reg) {
         if !lock.contains_key(&path) {
-            problems.push(format!("{path} belongs to a shipped version but is not in {LOCK}; run `hookwire lock` to add it"));
+            problems.push(format!(
+                "{path} belongs to a shipped version but is not in {LOCK}; run `hookwire lock` to add it"
+            ));
         }
     }
     problems
@@ -118,7 +132,14 @@ pub fn extend_lock(root: &Path, reg: &Registry) -> std::io::Result<Vec<String>> 
 
 /// Compare a generated artifact with its file; with `bless`, write it — unless it exists and its
 /// version shipped.
-pub fn compare_or_bless(root: &Path, reg: &Registry, version: u32, rel: &str, generated: &str, bless: bool) -> Result<(), String> {
+pub fn compare_or_bless(
+    root: &Path,
+    reg: &Registry,
+    version: u32,
+    rel: &str,
+    generated: &str,
+    bless: bool,
+) -> Result<(), String> {
     let path = root.join(rel);
     let on_disk = fs::read_to_string(&path).ok();
     if on_disk.as_deref() == Some(generated) {
@@ -127,7 +148,10 @@ pub fn compare_or_bless(root: &Path, reg: &Registry, version: u32, rel: &str, ge
     if bless {
         // A shipped version's files are append-only: a new case may be written, never a rewrite.
         if reg.is_shipped(version) && on_disk.is_some() {
-            return Err(format!("refusing to bless {rel}: version {version} of {} has shipped; {GREEN_PATH}", reg.name));
+            return Err(format!(
+                "refusing to bless {rel}: version {version} of {} has shipped; {GREEN_PATH}",
+                reg.name
+            ));
         }
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent).map_err(|e| e.to_string())?;

@@ -147,6 +147,9 @@ mod tests {
     #[test]
     fn keys_sort_by_utf16_and_strings_escape_as_json_stringify() {
         let v = json!({"b": 1, "a": [true, null, "x\"\\\n\u{1}é"], "\u{ff61}": 0, "\u{1f600}": 0});
-        assert_eq!(to_string(&v), "{\"a\":[true,null,\"x\\\"\\\\\\n\\u0001é\"],\"b\":1,\"\u{1f600}\":0,\"\u{ff61}\":0}");
+        assert_eq!(
+            to_string(&v),
+            "{\"a\":[true,null,\"x\\\"\\\\\\n\\u0001é\"],\"b\":1,\"\u{1f600}\":0,\"\u{ff61}\":0}"
+        );
     }
 }

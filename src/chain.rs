@@ -36,15 +36,26 @@ pub enum Walked<V> {
 }
 
 fn error(code: ErrorCode, current: u32) -> DecodeError {
-    DecodeError { code, version: None, current, detail: None }
+    DecodeError {
+        code,
+        version: None,
+        current,
+        detail: None,
+    }
+}
+
+/// Whether `n` is a finite integer (`core` has no `f64::fract`): every double of magnitude 2^52
+/// or more is one; below that, an `i64` round trip tells.
+pub fn is_integer(n: f64) -> bool {
+    const ALL_INTEGRAL: f64 = 4_503_599_627_370_496.0;
+    if n >= ALL_INTEGRAL || n <= -ALL_INTEGRAL {
+        return n.is_finite();
+    }
+    n == (n as i64) as f64
 }
 
 /// Run the chain on `value` (SPEC §3).
-pub fn run<H: Host>(
-    h: &mut H,
-    chain: &Chain<'_, H>,
-    value: &H::Value,
-) -> Result<Walked<H::Value>, DecodeError> {
+pub fn run<H: Host>(h: &mut H, chain: &Chain<'_, H>, value: &H::Value) -> Result<Walked<H::Value>, DecodeError> {
     let current = chain.current;
     let ty = h.type_of(value);
     if ty != Type::Object {
@@ -60,7 +71,7 @@ pub fn run<H: Host>(
                 return Err(error(ErrorCode::MalformedVersion, current));
             };
             let lowest = chain.initial.unwrap_or(1);
-            if !(n.fract() == 0.0 && n >= f64::from(lowest)) {
+            if !(is_integer(n) && n >= f64::from(lowest)) {
                 return Err(error(ErrorCode::MalformedVersion, current).with_version(n));
             }
             if n > f64::from(current) {

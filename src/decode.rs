@@ -30,7 +30,12 @@ pub fn decode<H: Host>(
         Walked::Current => value,
         Walked::Migrated(v) => v,
     };
-    let unknown = DecodeError { code: ErrorCode::UnknownKind, version: None, current: chain.current, detail: None };
+    let unknown = DecodeError {
+        code: ErrorCode::UnknownKind,
+        version: None,
+        current: chain.current,
+        detail: None,
+    };
     let Some(kind) = h.get(current, Sym::KIND)? else {
         return Err(unknown);
     };

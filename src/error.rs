@@ -80,7 +80,12 @@ pub struct DecodeError {
 impl DecodeError {
     /// An error with a code and nothing else.
     pub const fn new(code: ErrorCode) -> DecodeError {
-        DecodeError { code, version: None, current: 0, detail: None }
+        DecodeError {
+            code,
+            version: None,
+            current: 0,
+            detail: None,
+        }
     }
 
     /// The same error, naming a detail.
@@ -174,7 +179,12 @@ impl EncodeError {
 
     /// An error that is not about a place in the value.
     pub fn other(code: ErrorCode, message: impl Into<std::string::String>) -> EncodeError {
-        EncodeError { code, path: std::string::String::new(), expected: std::string::String::new(), message: message.into() }
+        EncodeError {
+            code,
+            path: std::string::String::new(),
+            expected: std::string::String::new(),
+            message: message.into(),
+        }
     }
 }
 

@@ -46,12 +46,27 @@ pub fn check(root: &Path, reg: &Registry) -> Vec<Violation> {
     let mut out = Vec::new();
     for (i, e) in reg.versions.iter().enumerate() {
         if e.version != i as u32 + 1 {
-            out.push(v(Rule::Contiguous, format!("{}: registry entry {} is version {}, expected {}", reg.name, i, e.version, i + 1)));
+            out.push(v(
+                Rule::Contiguous,
+                format!(
+                    "{}: registry entry {} is version {}, expected {}",
+                    reg.name,
+                    i,
+                    e.version,
+                    i + 1
+                ),
+            ));
         }
     }
     let highest = reg.versions.iter().map(|e| e.version).max();
     if highest != Some(reg.current) {
-        out.push(v(Rule::HighestIsCurrent, format!("{}: highest registered version is {highest:?}, current is {}", reg.name, reg.current)));
+        out.push(v(
+            Rule::HighestIsCurrent,
+            format!(
+                "{}: highest registered version is {highest:?}, current is {}",
+                reg.name, reg.current
+            ),
+        ));
     }
 
     let dir = root.join(reg.module_dir);
@@ -59,7 +74,9 @@ pub fn check(root: &Path, reg: &Registry) -> Vec<Violation> {
     let mut migrations_on_disk = BTreeSet::new();
     for entry in fs::read_dir(&dir).into_iter().flatten().flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(stem) = name.strip_suffix(".rs") else { continue };
+        let Some(stem) = name.strip_suffix(".rs") else {
+            continue;
+        };
         if let Some((a, b)) = stem.split_once("_to_") {
             if let (Some(a), Some(b)) = (version_of(a), version_of(b)) {
                 migrations_on_disk.insert((a, b));
@@ -68,7 +85,11 @@ pub fn check(root: &Path, reg: &Registry) -> Vec<Violation> {
             on_disk.insert(n);
         }
     }
-    let expected: BTreeSet<u32> = reg.initial.into_iter().chain(reg.versions.iter().map(|e| e.version)).collect();
+    let expected: BTreeSet<u32> = reg
+        .initial
+        .into_iter()
+        .chain(reg.versions.iter().map(|e| e.version))
+        .collect();
     if on_disk != expected {
         out.push(v(Rule::ModulesMatch, format!(
             "{}: version modules on disk {on_disk:?} do not match the registry {expected:?}; register every vN.rs in REGISTRY (and only those)",
@@ -77,25 +98,40 @@ pub fn check(root: &Path, reg: &Registry) -> Vec<Violation> {
     }
     let declared: BTreeSet<(u32, u32)> = reg.migrations.iter().copied().collect();
     if migrations_on_disk != declared {
-        out.push(v(Rule::MigrationsMatch, format!(
-            "{}: migration modules on disk {migrations_on_disk:?} do not match the registry {declared:?}",
-            reg.name
-        )));
+        out.push(v(
+            Rule::MigrationsMatch,
+            format!(
+                "{}: migration modules on disk {migrations_on_disk:?} do not match the registry {declared:?}",
+                reg.name
+            ),
+        ));
     }
     let lowest = reg.initial.unwrap_or(1);
     let chain: BTreeSet<(u32, u32)> = (lowest..reg.current).map(|n| (n, n + 1)).collect();
     if declared != chain {
-        out.push(v(Rule::MigrationsMatch, format!(
-            "{}: migrations {declared:?} are not exactly the one-step chain {chain:?}",
-            reg.name
-        )));
+        out.push(v(
+            Rule::MigrationsMatch,
+            format!(
+                "{}: migrations {declared:?} are not exactly the one-step chain {chain:?}",
+                reg.name
+            ),
+        ));
     }
 
-    let modules = on_disk.iter().map(|n| format!("v{n}.rs")).chain(migrations_on_disk.iter().map(|(a, b)| format!("v{a}_to_v{b}.rs")));
+    let modules = on_disk
+        .iter()
+        .map(|n| format!("v{n}.rs"))
+        .chain(migrations_on_disk.iter().map(|(a, b)| format!("v{a}_to_v{b}.rs")));
     for file in modules {
         let text = fs::read_to_string(dir.join(&file)).unwrap_or_default();
         if !(text.contains("#[cfg(test)]") && text.contains("#[test]")) {
-            out.push(v(Rule::ColocatedTests, format!("{}/{file} has no colocated tests (#[cfg(test)] mod tests with #[test]s)", reg.module_dir)));
+            out.push(v(
+                Rule::ColocatedTests,
+                format!(
+                    "{}/{file} has no colocated tests (#[cfg(test)] mod tests with #[test]s)",
+                    reg.module_dir
+                ),
+            ));
         }
     }
     for (a, b) in &migrations_on_disk {
@@ -113,7 +149,9 @@ pub fn check(root: &Path, reg: &Registry) -> Vec<Violation> {
 }
 
 fn version_of(s: &str) -> Option<u32> {
-    s.strip_prefix('v').filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())).and_then(|d| d.parse().ok())
+    s.strip_prefix('v')
+        .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|d| d.parse().ok())
 }
 
 /// The paths a migration module's non-test code refers to that it may not.
@@ -124,8 +162,14 @@ fn impurities(text: &str, module_dir: &str) -> Vec<String> {
     let mut bad = Vec::new();
     for line in code.lines().map(str::trim).filter(|l| !l.starts_with("//")) {
         for (i, _) in line.match_indices("crate::") {
-            let path: String = line[i..].chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':').collect();
-            if !allowed.iter().any(|a| path == *a || path.starts_with(&format!("{a}::"))) {
+            let path: String = line[i..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+                .collect();
+            if !allowed
+                .iter()
+                .any(|a| path == *a || path.starts_with(&format!("{a}::")))
+            {
                 bad.push(path);
             }
         }

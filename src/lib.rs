@@ -5,9 +5,9 @@
 extern crate alloc;
 
 mod error;
-pub use error::{DecodeError, ErrorCode};
 #[cfg(feature = "std")]
 pub use error::EncodeError;
+pub use error::{DecodeError, ErrorCode};
 
 pub mod chain;
 pub mod decode;
@@ -28,9 +28,6 @@ pub mod shape;
 pub mod artifacts;
 #[cfg(feature = "cli")]
 pub mod guard;
-
-#[cfg(feature = "wasm")]
-mod wasm;
 
 /// The wasm decoder's allocator: small, because every byte of the module is paid per delivery.
 #[cfg(all(target_arch = "wasm32", not(feature = "std")))]

@@ -90,12 +90,20 @@ pub struct Def {
 
 /// A required field.
 pub const fn req(name: &'static str, shape: &'static Shape) -> Field {
-    Field { name, shape, required: true }
+    Field {
+        name,
+        shape,
+        required: true,
+    }
 }
 
 /// An optional field.
 pub const fn opt(name: &'static str, shape: &'static Shape) -> Field {
-    Field { name, shape, required: false }
+    Field {
+        name,
+        shape,
+        required: false,
+    }
 }
 
 /// The JSON type of a value, for messages and `AnyOf` selection.
@@ -159,7 +167,12 @@ impl Shape {
     }
 
     fn check(&self, v: &Value, path: &mut String) -> Result<(), EncodeError> {
-        let fail = |path: &String, expected: String| Err(EncodeError::invalid(path, format!("{expected}, found {}", type_name(v))));
+        let fail = |path: &String, expected: String| {
+            Err(EncodeError::invalid(
+                path,
+                format!("{expected}, found {}", type_name(v)),
+            ))
+        };
         match self {
             Shape::Named(d) => {
                 let here = path.len();
@@ -171,21 +184,53 @@ impl Shape {
                     r => r,
                 }
             }
-            Shape::Str => if v.is_string() { Ok(()) } else { fail(path, "a string".into()) },
-            Shape::Number => if v.is_number() { Ok(()) } else { fail(path, "a finite number".into()) },
+            Shape::Str => {
+                if v.is_string() {
+                    Ok(())
+                } else {
+                    fail(path, "a string".into())
+                }
+            }
+            Shape::Number => {
+                if v.is_number() {
+                    Ok(())
+                } else {
+                    fail(path, "a finite number".into())
+                }
+            }
             Shape::Integer { min, max } => match v.as_f64() {
                 Some(n) if n.fract() == 0.0 && n >= *min as f64 && n <= *max as f64 => Ok(()),
                 _ => fail(path, self.describe()),
             },
-            Shape::Null => if v.is_null() { Ok(()) } else { fail(path, "null".into()) },
-            Shape::ConstNumber(n) => if v.as_f64() == Some(f64::from(*n)) { Ok(()) } else { fail(path, format!("the number {n}")) },
-            Shape::Const(c) => if v.as_str() == Some(c) { Ok(()) } else { Err(EncodeError::invalid(path, format!("\"{c}\""))) },
+            Shape::Null => {
+                if v.is_null() {
+                    Ok(())
+                } else {
+                    fail(path, "null".into())
+                }
+            }
+            Shape::ConstNumber(n) => {
+                if v.as_f64() == Some(f64::from(*n)) {
+                    Ok(())
+                } else {
+                    fail(path, format!("the number {n}"))
+                }
+            }
+            Shape::Const(c) => {
+                if v.as_str() == Some(c) {
+                    Ok(())
+                } else {
+                    Err(EncodeError::invalid(path, format!("\"{c}\"")))
+                }
+            }
             Shape::Enum(set) => match v.as_str() {
                 Some(s) if set.contains(&s) => Ok(()),
                 _ => Err(EncodeError::invalid(path, format!("one of {}", self.describe()))),
             },
             Shape::Array(item) => {
-                let Some(items) = v.as_array() else { return fail(path, self.describe()) };
+                let Some(items) = v.as_array() else {
+                    return fail(path, self.describe());
+                };
                 for (i, x) in items.iter().enumerate() {
                     let len = path.len();
                     let _ = write!(path, "/{i}");
@@ -195,11 +240,15 @@ impl Shape {
                 Ok(())
             }
             Shape::Object(fields) => {
-                let Some(map) = v.as_object() else { return fail(path, "an object".into()) };
+                let Some(map) = v.as_object() else {
+                    return fail(path, "an object".into());
+                };
                 check_fields(fields, map, path)
             }
             Shape::Map(value_shape) => {
-                let Some(map) = v.as_object() else { return fail(path, "an object".into()) };
+                let Some(map) = v.as_object() else {
+                    return fail(path, "an object".into());
+                };
                 for (k, x) in map {
                     let len = path.len();
                     push_key(path, k);
@@ -213,7 +262,9 @@ impl Shape {
                 None => fail(path, self.describe()),
             },
             Shape::Tagged { tag, variants } => {
-                let Some(map) = v.as_object() else { return fail(path, "an object".into()) };
+                let Some(map) = v.as_object() else {
+                    return fail(path, "an object".into());
+                };
                 let tags: Vec<&str> = variants.iter().filter_map(|s| variant_tag(s, tag)).collect();
                 let found = map.get(*tag).and_then(Value::as_str);
                 let Some(i) = found.and_then(|t| tags.iter().position(|x| *x == t)) else {
@@ -227,7 +278,13 @@ impl Shape {
                 variants[i].check(v, path)
             }
             Shape::Json => Ok(()),
-            Shape::JsonObject => if v.is_object() { Ok(()) } else { fail(path, "a JSON object".into()) },
+            Shape::JsonObject => {
+                if v.is_object() {
+                    Ok(())
+                } else {
+                    fail(path, "a JSON object".into())
+                }
+            }
         }
     }
 }
@@ -270,10 +327,14 @@ pub fn push_key(path: &mut String, key: &str) {
 
 fn variant_tag(s: &Shape, tag: &str) -> Option<&'static str> {
     match s.resolved() {
-        Shape::Object(fields) => fields.fields.iter().find(|f| f.name == tag).and_then(|f| match f.shape {
-            Shape::Const(c) => Some(*c),
-            _ => None,
-        }),
+        Shape::Object(fields) => fields
+            .fields
+            .iter()
+            .find(|f| f.name == tag)
+            .and_then(|f| match f.shape {
+                Shape::Const(c) => Some(*c),
+                _ => None,
+            }),
         _ => None,
     }
 }
@@ -309,7 +370,11 @@ fn schema_of(s: &'static Shape, defs: &mut BTreeMap<String, Value>) -> Value {
         Shape::Enum(set) => json!({"enum": set}),
         Shape::Array(item) => json!({"type": "array", "items": schema_of(item, defs)}),
         Shape::Object(fields) => {
-            let props: Map<String, Value> = fields.fields.iter().map(|f| (f.name.to_string(), schema_of(f.shape, defs))).collect();
+            let props: Map<String, Value> = fields
+                .fields
+                .iter()
+                .map(|f| (f.name.to_string(), schema_of(f.shape, defs)))
+                .collect();
             let required: Vec<&str> = fields.fields.iter().filter(|f| f.required).map(|f| f.name).collect();
             let mut m = Map::new();
             m.insert("type".into(), json!("object"));
@@ -323,8 +388,12 @@ fn schema_of(s: &'static Shape, defs: &mut BTreeMap<String, Value>) -> Value {
             Value::Object(m)
         }
         Shape::Map(v) => json!({"type": "object", "additionalProperties": schema_of(v, defs)}),
-        Shape::AnyOf(alts) => json!({"anyOf": alts.iter().map(|a| schema_of(a, defs)).collect::<Vec<_>>()}),
-        Shape::Tagged { variants, .. } => json!({"oneOf": variants.iter().map(|a| schema_of(a, defs)).collect::<Vec<_>>()}),
+        Shape::AnyOf(alts) => {
+            json!({"anyOf": alts.iter().map(|a| schema_of(a, defs)).collect::<Vec<_>>()})
+        }
+        Shape::Tagged { variants, .. } => {
+            json!({"oneOf": variants.iter().map(|a| schema_of(a, defs)).collect::<Vec<_>>()})
+        }
         Shape::Json => json!({}),
         Shape::ConstNumber(n) => json!({"const": n}),
         Shape::JsonObject => json!({"type": "object"}),
@@ -347,11 +416,9 @@ fn schema_of(s: &'static Shape, defs: &mut BTreeMap<String, Value>) -> Value {
 pub fn named_defs(root: &'static Shape) -> Vec<&'static Def> {
     fn walk(s: &'static Shape, out: &mut Vec<&'static Def>) {
         match s {
-            Shape::Named(d) => {
-                if !out.iter().any(|x| std::ptr::eq(*x, *d)) {
-                    out.push(d);
-                    walk(&d.shape, out);
-                }
+            Shape::Named(d) if !out.iter().any(|x| std::ptr::eq(*x, *d)) => {
+                out.push(d);
+                walk(&d.shape, out);
             }
             Shape::Array(x) | Shape::Map(x) => walk(x, out),
             Shape::Object(f) => f.fields.iter().for_each(|f| walk(f.shape, out)),
@@ -374,13 +441,21 @@ pub fn typescript(s: &Shape) -> String {
         Shape::ConstNumber(n) => format!("{n}"),
         Shape::Enum(set) => set.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(" | "),
         Shape::Array(item) => match item {
-            Shape::AnyOf(_) | Shape::Enum(_) | Shape::Tagged { .. } => format!("Array<{}>", typescript(item)),
+            Shape::AnyOf(_) | Shape::Enum(_) | Shape::Tagged { .. } => {
+                format!("Array<{}>", typescript(item))
+            }
             _ => format!("{}[]", typescript(item)),
         },
         Shape::Object(fields) => {
             let mut out = String::from("{ ");
             for f in fields.fields {
-                let _ = write!(out, "readonly {}{}: {}; ", ts_key(f.name), if f.required { "" } else { "?" }, typescript(f.shape));
+                let _ = write!(
+                    out,
+                    "readonly {}{}: {}; ",
+                    ts_key(f.name),
+                    if f.required { "" } else { "?" },
+                    typescript(f.shape)
+                );
             }
             if !fields.strict {
                 out.push_str("readonly [extension: string]: unknown; ");

@@ -49,7 +49,11 @@ fn decode_never_keeps_wire_only_fields() {
     for dir in DECODE_DIRS {
         for case in cases(dir) {
             if let Ok(Value::Object(m)) = decode(&case.data["input"]) {
-                assert!(!m.contains_key("version") && !m.contains_key("payload"), "{}", case.name);
+                assert!(
+                    !m.contains_key("version") && !m.contains_key("payload"),
+                    "{}",
+                    case.name
+                );
             }
         }
     }
@@ -70,8 +74,9 @@ fn encode_fixtures_and_frozen_bytes() {
             let got = encode(command, target(t));
             if let Some(err) = case.data.get("error") {
                 match got {
-                    Err(e) if Some(e.code) == ErrorCode::parse(err["code"].as_str().unwrap_or(""))
-                        && err.get("path").is_none_or(|p| p.as_str() == Some(e.path.as_str())) => {}
+                    Err(e)
+                        if Some(e.code) == ErrorCode::parse(err["code"].as_str().unwrap_or(""))
+                            && err.get("path").is_none_or(|p| p.as_str() == Some(e.path.as_str())) => {}
                     other => failures.push(format!("{} [{t}]: expected {err}, got {other:?}", case.name)),
                 }
                 continue;
@@ -89,7 +94,10 @@ fn encode_fixtures_and_frozen_bytes() {
                 failures.push(e);
             }
             if *t == "v1" && wire["version"] != WIRE_VERSION {
-                failures.push(format!("{}: v1 output does not declare version {WIRE_VERSION}", case.name));
+                failures.push(format!(
+                    "{}: v1 output does not declare version {WIRE_VERSION}",
+                    case.name
+                ));
             }
             let expected = match (*t, case.data.get("decodedFromSend")) {
                 ("v0-send", Some(d)) => d,
@@ -98,10 +106,18 @@ fn encode_fixtures_and_frozen_bytes() {
             match decode(&wire) {
                 Ok(d) if canon(&d) == canon(expected) => {
                     if decode(&d).map(|x| canon(&x)) != Ok(canon(&d)) {
-                        failures.push(format!("{} [{t}]: decode is not idempotent on {}", case.name, canon(&d)));
+                        failures.push(format!(
+                            "{} [{t}]: decode is not idempotent on {}",
+                            case.name,
+                            canon(&d)
+                        ));
                     }
                 }
-                other => failures.push(format!("{} [{t}]: decoded {other:?}, expected {}", case.name, canon(expected))),
+                other => failures.push(format!(
+                    "{} [{t}]: decoded {other:?}, expected {}",
+                    case.name,
+                    canon(expected)
+                )),
             }
         }
     }
@@ -111,10 +127,16 @@ fn encode_fixtures_and_frozen_bytes() {
 #[test]
 fn every_frozen_output_has_its_case() {
     let dir = root().join(format!("artifacts/{}/v{WIRE_VERSION}/encode", REGISTRY.name));
-    let names: Vec<String> = cases("encode").iter().map(|c| c.name.trim_start_matches("encode/").to_string()).collect();
+    let names: Vec<String> = cases("encode")
+        .iter()
+        .map(|c| c.name.trim_start_matches("encode/").to_string())
+        .collect();
     for entry in std::fs::read_dir(dir).unwrap().flatten() {
         let file = entry.file_name().to_string_lossy().into_owned();
         let stem = file.split('.').next().unwrap_or("");
-        assert!(names.iter().any(|n| n == stem), "{file} has no fixture in fixtures/session-inbox/encode");
+        assert!(
+            names.iter().any(|n| n == stem),
+            "{file} has no fixture in fixtures/session-inbox/encode"
+        );
     }
 }

@@ -68,7 +68,9 @@ fn schema_accepts_exactly_what_the_encoder_accepts() {
         let by_encoder = v1::validate(&value).is_ok();
         accepted += usize::from(by_encoder);
         if schema.is_valid(&value) != by_encoder {
-            failures.push(format!("{name}: encoder says {by_encoder}, schema disagrees on {value}"));
+            failures.push(format!(
+                "{name}: encoder says {by_encoder}, schema disagrees on {value}"
+            ));
         }
     }
     assert!(accepted > 10, "the fixtures exercise too few valid values");
@@ -96,7 +98,10 @@ fn no_accidental_any_in_the_current_shape() {
             Shape::Json => out.push(path.into()),
             Shape::Named(d) => walk(&d.shape, d.name, out),
             Shape::Array(x) | Shape::Map(x) => walk(x, path, out),
-            Shape::Object(f) => f.fields.iter().for_each(|f| walk(f.shape, &format!("{path}.{}", f.name), out)),
+            Shape::Object(f) => f
+                .fields
+                .iter()
+                .for_each(|f| walk(f.shape, &format!("{path}.{}", f.name), out)),
             Shape::AnyOf(a) | Shape::Tagged { variants: a, .. } => a.iter().for_each(|x| walk(x, path, out)),
             _ => {}
         }

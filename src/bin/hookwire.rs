@@ -44,18 +44,27 @@ fn main() -> ExitCode {
 
 fn run(args: &[String]) -> ExitCode {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
-    let flag = |name: &str| words.iter().position(|w| *w == name).and_then(|i| words.get(i + 1).copied());
+    let flag = |name: &str| {
+        words
+            .iter()
+            .position(|w| *w == name)
+            .and_then(|i| words.get(i + 1).copied())
+    };
     let has = |name: &str| words.contains(&name);
     let file = || {
         let mut skip = false;
-        words.iter().skip(1).find(|w| {
-            let s = std::mem::take(&mut skip);
-            if w.starts_with("--") {
-                skip = matches!(**w, "--target" | "--version" | "--root");
-                return false;
-            }
-            !s
-        }).copied()
+        words
+            .iter()
+            .skip(1)
+            .find(|w| {
+                let s = std::mem::take(&mut skip);
+                if w.starts_with("--") {
+                    skip = matches!(**w, "--target" | "--version" | "--root");
+                    return false;
+                }
+                !s
+            })
+            .copied()
     };
     let root = || PathBuf::from(flag("--root").unwrap_or("."));
     match words.first().copied() {
@@ -72,7 +81,10 @@ fn run(args: &[String]) -> ExitCode {
         Some("schema") => {
             let version = flag("--version").map_or(Some(REGISTRY.current), |v| v.parse().ok());
             if version != Some(1) {
-                eprintln!("hookwire: no schema for version {}: versions with a schema: 1", flag("--version").unwrap_or(""));
+                eprintln!(
+                    "hookwire: no schema for version {}: versions with a schema: 1",
+                    flag("--version").unwrap_or("")
+                );
                 return ExitCode::from(2);
             }
             println!("{}", pretty(&session_inbox::v1::json_schema()));
@@ -84,7 +96,10 @@ fn run(args: &[String]) -> ExitCode {
                 eprintln!("error[{:?}]: {}", v.rule, v.message);
             }
             if violations.is_empty() {
-                println!("{}: registry, version modules, migrations, tests and lock are consistent", REGISTRY.name);
+                println!(
+                    "{}: registry, version modules, migrations, tests and lock are consistent",
+                    REGISTRY.name
+                );
                 ExitCode::SUCCESS
             } else {
                 ExitCode::FAILURE
@@ -133,7 +148,11 @@ fn decode_error(e: &DecodeError) -> Failure {
     if let Some(v) = e.version {
         extra.insert("version".into(), hookwire::json::json_number(v));
     }
-    Failure { code: e.code.as_str(), message: e.to_string(), extra }
+    Failure {
+        code: e.code.as_str(),
+        message: e.to_string(),
+        extra,
+    }
 }
 
 fn encode_error(e: &EncodeError) -> Failure {
@@ -142,11 +161,19 @@ fn encode_error(e: &EncodeError) -> Failure {
         extra.insert("path".into(), json!(e.path));
         extra.insert("expected".into(), json!(e.expected));
     }
-    Failure { code: e.code.as_str(), message: e.message.clone(), extra }
+    Failure {
+        code: e.code.as_str(),
+        message: e.message.clone(),
+        extra,
+    }
 }
 
 fn input_error(code: &'static str, message: String) -> Failure {
-    Failure { code, message, extra: Map::new() }
+    Failure {
+        code,
+        message,
+        extra: Map::new(),
+    }
 }
 
 fn fail(f: &Failure) -> ExitCode {
@@ -159,7 +186,10 @@ fn fail(f: &Failure) -> ExitCode {
 fn parse(bytes: &[u8]) -> Result<Value, Failure> {
     let depth = max_depth(bytes);
     if depth > MAX_DEPTH {
-        return Err(input_error("TOO_DEEP", format!("input nests {depth} levels deep; the limit is {MAX_DEPTH}")));
+        return Err(input_error(
+            "TOO_DEEP",
+            format!("input nests {depth} levels deep; the limit is {MAX_DEPTH}"),
+        ));
     }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     de.disable_recursion_limit();
@@ -232,12 +262,18 @@ fn decode_line(line: &[u8]) -> Result<Value, Failure> {
 fn encode_line(line: &[u8]) -> Result<Value, Failure> {
     let v = parse(line)?;
     let Some(req) = v.as_object() else {
-        return Err(input_error("INVALID_REQUEST", "each line must be {\"command\": …, \"target\": …}".into()));
+        return Err(input_error(
+            "INVALID_REQUEST",
+            "each line must be {\"command\": …, \"target\": …}".into(),
+        ));
     };
     let Some(command) = req.get("command") else {
         return Err(input_error("INVALID_REQUEST", "the line has no \"command\"".into()));
     };
-    let target = req.get("target").map_or(Ok(Target::CURRENT), Target::from_json).map_err(|e| encode_error(&e))?;
+    let target = req
+        .get("target")
+        .map_or(Ok(Target::CURRENT), Target::from_json)
+        .map_err(|e| encode_error(&e))?;
     encode(command, target).map_err(|e| encode_error(&e))
 }
 
@@ -293,14 +329,24 @@ fn demo() {
     say(&format!("   command: {}", canonical::to_string(&command)));
     for (name, why) in [
         ("v1", "a stamped hook: metadata {sessionInboxWireVersion: 1}"),
-        ("v0-send", "a markerless stable inbox (builds 0.30.5–0.31.0 read .payload)"),
-        ("v0-deliver", "a markerless continuation without a stable inbox (builds ≤ 0.30.4)"),
+        (
+            "v0-send",
+            "a markerless stable inbox (builds 0.30.5–0.31.0 read .payload)",
+        ),
+        (
+            "v0-deliver",
+            "a markerless continuation without a stable inbox (builds ≤ 0.30.4)",
+        ),
     ] {
         let target = Target::from_name(name).unwrap_or(Target::CURRENT);
         match encode(&command, target) {
             Ok(wire) => {
                 let back = session_inbox::decode(&wire).map(|d| canonical::to_string(&d));
-                say(&format!("   → {name:<10} for {why}\n     wire:    {}\n     decoded: {}", canonical::to_string(&wire), show(back)));
+                say(&format!(
+                    "   → {name:<10} for {why}\n     wire:    {}\n     decoded: {}",
+                    canonical::to_string(&wire),
+                    show(back)
+                ));
             }
             Err(e) => say(&format!("   → {name}: error[{}] {}", e.code.as_str(), e.message)),
         }
@@ -309,22 +355,44 @@ fn demo() {
     let bad = json!({"kind": "deliver", "payloads": [{"message": [{"type": "text", "text": 42}]}]});
     match encode(&bad, Target::CURRENT) {
         Ok(_) => say("   (unexpectedly accepted)"),
-        Err(e) => say(&format!("   {}\n   → error[{}] at {}: expected {}", canonical::to_string(&bad), e.code.as_str(), e.path, e.expected)),
+        Err(e) => say(&format!(
+            "   {}\n   → error[{}] at {}: expected {}",
+            canonical::to_string(&bad),
+            e.code.as_str(),
+            e.path,
+            e.expected
+        )),
     }
     say("\n3. The decoder reads every cohort ever persisted, and refuses what it cannot read:");
     let cohorts = [
-        ("legacy deliver envelope (≤ 0.30.4)", json!({"kind": "deliver", "payloads": [{"message": "hi"}], "requestId": "r-1"})),
-        ("raw send command (0.30.5–0.31.0)", json!({"kind": "send", "payload": {"message": "hi"}, "delivery": {"channelKind": "web", "channelName": "c", "deliveryId": "d"}})),
+        (
+            "legacy deliver envelope (≤ 0.30.4)",
+            json!({"kind": "deliver", "payloads": [{"message": "hi"}], "requestId": "r-1"}),
+        ),
+        (
+            "raw send command (0.30.5–0.31.0)",
+            json!({"kind": "send", "payload": {"message": "hi"}, "delivery": {"channelKind": "web", "channelName": "c", "deliveryId": "d"}}),
+        ),
         ("unversioned control", json!({"kind": "cancel", "taskId": "t-1"})),
-        ("version 1 with its mirror", json!({"kind": "deliver", "version": 1, "payloads": [{"message": "hi"}], "payload": {"message": "hi"}})),
-        ("a newer deployment's value", json!({"kind": "deliver", "version": 2, "payloads": []})),
+        (
+            "version 1 with its mirror",
+            json!({"kind": "deliver", "version": 1, "payloads": [{"message": "hi"}], "payload": {"message": "hi"}}),
+        ),
+        (
+            "a newer deployment's value",
+            json!({"kind": "deliver", "version": 2, "payloads": []}),
+        ),
         ("a quoted version", json!({"kind": "clear", "version": "1"})),
         ("a raw send without payload", json!({"kind": "send"})),
         ("an unknown kind", json!({"kind": "explode", "version": 1})),
     ];
     for (label, value) in cohorts {
         let decoded = session_inbox::decode(&value).map(|d| canonical::to_string(&d));
-        say(&format!("   {label}\n     in:  {}\n     out: {}", canonical::to_string(&value), show(decoded)));
+        say(&format!(
+            "   {label}\n     in:  {}\n     out: {}",
+            canonical::to_string(&value),
+            show(decoded)
+        ));
     }
     say("\nA consumer that gets an error reports it through a recorded step and stays parked:");
     say("a lost delivery with an operator-visible signal, never a reinterpreted one.");

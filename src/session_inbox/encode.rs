@@ -32,7 +32,9 @@ impl Target {
     pub fn to_json(self) -> Value {
         match self {
             Target::Version(v) => serde_json::json!({ "version": v }),
-            Target::V0(V0Variant::Deliver) => serde_json::json!({"version": 0, "variant": "deliver"}),
+            Target::V0(V0Variant::Deliver) => {
+                serde_json::json!({"version": 0, "variant": "deliver"})
+            }
             Target::V0(V0Variant::Send) => serde_json::json!({"version": 0, "variant": "send"}),
         }
     }
@@ -52,8 +54,8 @@ impl Target {
         let version = obj.get("version").and_then(Value::as_f64).ok_or_else(unsupported)?;
         let target = match (version, obj.get("variant").map(|x| x.as_str())) {
             (v, None) if v == f64::from(WIRE_VERSION) => Target::Version(WIRE_VERSION),
-            (v, Some(Some("deliver"))) if v == 0.0 => Target::V0(V0Variant::Deliver),
-            (v, Some(Some("send"))) if v == 0.0 => Target::V0(V0Variant::Send),
+            (0.0, Some(Some("deliver"))) => Target::V0(V0Variant::Deliver),
+            (0.0, Some(Some("send"))) => Target::V0(V0Variant::Send),
             _ => return Err(unsupported()),
         };
         if obj.len() != if obj.contains_key("variant") { 2 } else { 1 } {
@@ -80,7 +82,9 @@ impl Target {
         match self {
             Target::Version(v) if v != WIRE_VERSION => Err(EncodeError::other(
                 ErrorCode::UnsupportedTarget,
-                format!("unsupported target version {v}: this build encodes version {WIRE_VERSION} and the two v0 variants"),
+                format!(
+                    "unsupported target version {v}: this build encodes version {WIRE_VERSION} and the two v0 variants"
+                ),
             )),
             t => Ok(t),
         }
@@ -124,10 +128,26 @@ mod tests {
     #[test]
     fn targets_parse_strictly() {
         assert_eq!(Target::from_json(&json!({"version": 1})).unwrap(), Target::CURRENT);
-        assert_eq!(Target::from_json(&json!({"version": 0, "variant": "send"})).unwrap(), Target::V0(V0Variant::Send));
-        for bad in [json!({"version": 2}), json!({"version": 0}), json!({"version": 1, "variant": "send"}), json!({"version": 1, "x": 1}), json!("v1")] {
-            assert_eq!(Target::from_json(&bad).unwrap_err().code, ErrorCode::UnsupportedTarget, "{bad}");
+        assert_eq!(
+            Target::from_json(&json!({"version": 0, "variant": "send"})).unwrap(),
+            Target::V0(V0Variant::Send)
+        );
+        for bad in [
+            json!({"version": 2}),
+            json!({"version": 0}),
+            json!({"version": 1, "variant": "send"}),
+            json!({"version": 1, "x": 1}),
+            json!("v1"),
+        ] {
+            assert_eq!(
+                Target::from_json(&bad).unwrap_err().code,
+                ErrorCode::UnsupportedTarget,
+                "{bad}"
+            );
         }
-        assert_eq!(encode(&json!({"kind": "clear"}), Target::Version(2)).unwrap_err().code, ErrorCode::UnsupportedTarget);
+        assert_eq!(
+            encode(&json!({"kind": "clear"}), Target::Version(2)).unwrap_err().code,
+            ErrorCode::UnsupportedTarget
+        );
     }
 }

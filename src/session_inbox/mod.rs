@@ -34,7 +34,10 @@ pub const REGISTRY: Registry = Registry {
     module_dir: "src/session_inbox",
     current: WIRE_VERSION,
     initial: Some(0),
-    versions: &[VersionEntry { version: 1, shipped: true }],
+    versions: &[VersionEntry {
+        version: 1,
+        shipped: true,
+    }],
     migrations: &[(0, 1)],
 };
 
@@ -42,13 +45,36 @@ pub const REGISTRY: Registry = Registry {
 pub const KINDS: &[KindSpec] = &[
     KindSpec {
         kind: DELIVER,
-        fields: &[AUTH, CALLER, DELIVERY_METADATA, PAYLOADS, REQUEST_ID, TASK_DELIVERY_ID, TURN_POLICY],
+        fields: &[
+            AUTH,
+            CALLER,
+            DELIVERY_METADATA,
+            PAYLOADS,
+            REQUEST_ID,
+            TASK_DELIVERY_ID,
+            TURN_POLICY,
+        ],
     },
-    KindSpec { kind: SESSION_TIMEOUT, fields: &[] },
-    KindSpec { kind: CLEAR, fields: &[] },
-    KindSpec { kind: COMPACT, fields: &[] },
-    KindSpec { kind: RESET, fields: &[REASON] },
-    KindSpec { kind: CANCEL, fields: &[TASK_ID, TURN_ID] },
+    KindSpec {
+        kind: SESSION_TIMEOUT,
+        fields: &[],
+    },
+    KindSpec {
+        kind: CLEAR,
+        fields: &[],
+    },
+    KindSpec {
+        kind: COMPACT,
+        fields: &[],
+    },
+    KindSpec {
+        kind: RESET,
+        fields: &[REASON],
+    },
+    KindSpec {
+        kind: CANCEL,
+        fields: &[TASK_ID, TURN_ID],
+    },
 ];
 
 /// The kind symbols of [`KINDS`], in the same order.
@@ -56,13 +82,21 @@ pub const KIND_SYMS: &[Sym] = &[DELIVER, SESSION_TIMEOUT, CLEAR, COMPACT, RESET,
 
 /// The family's one-step migrations.
 pub fn steps<H: Host>() -> [Step<H>; 1] {
-    [Step { from: 0, to: 1, migrate: v0_to_v1::migrate::<H> }]
+    [Step {
+        from: 0,
+        to: 1,
+        migrate: v0_to_v1::migrate::<H>,
+    }]
 }
 
 /// Decode a session inbox value on any host (SPEC §3–§4).
 pub fn decode_on<H: Host>(h: &mut H, value: &H::Value) -> Result<H::Value, DecodeError> {
     let steps = steps::<H>();
-    let chain = Chain { current: WIRE_VERSION, initial: REGISTRY.initial, steps: &steps };
+    let chain = Chain {
+        current: WIRE_VERSION,
+        initial: REGISTRY.initial,
+        steps: &steps,
+    };
     crate::decode::decode(h, &chain, KINDS, KIND_SYMS, value)
 }
 

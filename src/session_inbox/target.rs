@@ -61,7 +61,10 @@ pub struct InboxTokens {
 
 impl Default for InboxTokens {
     fn default() -> InboxTokens {
-        InboxTokens { prefix: "eve:session:".into(), suffix: ":inbox".into() }
+        InboxTokens {
+            prefix: "eve:session:".into(),
+            suffix: ":inbox".into(),
+        }
     }
 }
 
@@ -129,7 +132,10 @@ pub enum Classified {
 fn unsupported(what: &str, v: &Value) -> EncodeError {
     EncodeError::other(
         ErrorCode::UnsupportedTarget,
-        format!("{what} {} is not a version this build encodes (1..={WIRE_VERSION}); nothing was written", crate::canonical::to_string(v)),
+        format!(
+            "{what} {} is not a version this build encodes (1..={WIRE_VERSION}); nothing was written",
+            crate::canonical::to_string(v)
+        ),
     )
 }
 
@@ -145,12 +151,14 @@ pub fn stamped_version(v: &Value) -> Result<Target, EncodeError> {
 /// command addressed to a stable inbox token. `None`: the hook must be inspected.
 pub fn fast_path(command: &Value, dest: &Destination, tokens: &InboxTokens) -> Option<Result<Target, EncodeError>> {
     match dest {
-        Destination::Address(a) => Some(stamped_version(&Value::from(a.version)).map_err(|_| {
-            unsupported("receiver address version", &Value::from(a.version))
-        })),
+        Destination::Address(a) => Some(
+            stamped_version(&Value::from(a.version))
+                .map_err(|_| unsupported("receiver address version", &Value::from(a.version))),
+        ),
         Destination::Token(t) => {
             let kind = command.get("kind").and_then(Value::as_str)?;
-            let compatible = kind == "send" || matches!(kind, "session-timeout" | "clear" | "compact" | "reset" | "cancel");
+            let compatible =
+                kind == "send" || matches!(kind, "session-timeout" | "clear" | "compact" | "reset" | "cancel");
             (compatible && tokens.is_stable(t)).then_some(Ok(Target::V0(V0Variant::Send)))
         }
     }
@@ -158,7 +166,11 @@ pub fn fast_path(command: &Value, dest: &Destination, tokens: &InboxTokens) -> O
 
 /// Classify an inspected hook (SPEC §6.1–§6.3).
 pub fn classify(hook: &impl HookLike, tokens: &InboxTokens) -> Result<Classified, EncodeError> {
-    if let Some(stamp) = hook.metadata().and_then(Value::as_object).and_then(|m| m.get(HOOK_METADATA_KEY)) {
+    if let Some(stamp) = hook
+        .metadata()
+        .and_then(Value::as_object)
+        .and_then(|m| m.get(HOOK_METADATA_KEY))
+    {
         return stamped_version(stamp).map(Classified::Target);
     }
     let stable = tokens.stable_token(hook.run_id());
@@ -169,7 +181,10 @@ pub fn classify(hook: &impl HookLike, tokens: &InboxTokens) -> Result<Classified
 }
 
 /// Finish a markerless continuation once the run's stable inbox has been looked up.
-pub fn classify_continuation(hook: &impl HookLike, stable_inbox: Option<&impl HookLike>) -> Result<Target, EncodeError> {
+pub fn classify_continuation(
+    hook: &impl HookLike,
+    stable_inbox: Option<&impl HookLike>,
+) -> Result<Target, EncodeError> {
     match stable_inbox {
         None => Ok(Target::V0(V0Variant::Deliver)),
         Some(s) if s.run_id() == hook.run_id() => Ok(Target::V0(V0Variant::Send)),
@@ -197,20 +212,38 @@ pub fn negotiate<H: HookLike>(
             Destination::Address(a) => a.session_id.clone(),
             Destination::Token(t) => t.clone(),
         };
-        return Ok(Negotiated { target: target?, lookups: 0, resume: Resume::Token(token) });
+        return Ok(Negotiated {
+            target: target?,
+            lookups: 0,
+            resume: Resume::Token(token),
+        });
     }
     let Destination::Token(token) = dest else {
-        return Err(EncodeError::other(ErrorCode::UnsupportedTarget, "no destination to inspect"));
+        return Err(EncodeError::other(
+            ErrorCode::UnsupportedTarget,
+            "no destination to inspect",
+        ));
     };
     let Some(hook) = lookup(token) else {
-        return Err(EncodeError::other(ErrorCode::UnsupportedTarget, format!("hook {token:?} not found; nothing was written")));
+        return Err(EncodeError::other(
+            ErrorCode::UnsupportedTarget,
+            format!("hook {token:?} not found; nothing was written"),
+        ));
     };
     match classify(&hook, tokens)? {
-        Classified::Target(target) => Ok(Negotiated { target, lookups: 1, resume: Resume::Hook(hook) }),
+        Classified::Target(target) => Ok(Negotiated {
+            target,
+            lookups: 1,
+            resume: Resume::Hook(hook),
+        }),
         Classified::LookupStableInbox(stable) => {
             let inbox = lookup(&stable);
             let target = classify_continuation(&hook, inbox.as_ref())?;
-            Ok(Negotiated { target, lookups: 2, resume: Resume::Hook(hook) })
+            Ok(Negotiated {
+                target,
+                lookups: 2,
+                resume: Resume::Hook(hook),
+            })
         }
     }
 }

@@ -43,11 +43,18 @@ pub fn to_raw_send(v1: &Map<String, Value>) -> Value {
     }
     let mut out = Map::new();
     out.insert("kind".into(), Value::String(RAW_SEND.into()));
-    out.insert("payload".into(), v1.get("payload").cloned().unwrap_or_else(|| Value::Object(Map::new())));
+    out.insert(
+        "payload".into(),
+        v1.get("payload").cloned().unwrap_or_else(|| Value::Object(Map::new())),
+    );
     let first = v1
         .get("deliveryMetadata")
         .and_then(Value::as_array)
-        .and_then(|entries| entries.iter().find(|e| e.get("payloadIndex").and_then(Value::as_f64) == Some(0.0)));
+        .and_then(|entries| {
+            entries
+                .iter()
+                .find(|e| e.get("payloadIndex").and_then(Value::as_f64) == Some(0.0))
+        });
     if let Some(Value::Object(entry)) = first {
         let mut delivery = entry.clone();
         delivery.remove("payloadIndex");
@@ -73,8 +80,14 @@ mod tests {
     #[test]
     fn deliver_envelope_drops_version_and_mirror() {
         let v1 = obj(json!({"kind": "deliver", "version": 1, "payloads": [{}], "payload": {}, "requestId": "r"}));
-        assert_eq!(to_deliver_envelope(&v1), json!({"kind": "deliver", "payloads": [{}], "requestId": "r"}));
-        assert_eq!(to_deliver_envelope(&obj(json!({"kind": "reset", "version": 1}))), json!({"kind": "reset"}));
+        assert_eq!(
+            to_deliver_envelope(&v1),
+            json!({"kind": "deliver", "payloads": [{}], "requestId": "r"})
+        );
+        assert_eq!(
+            to_deliver_envelope(&obj(json!({"kind": "reset", "version": 1}))),
+            json!({"kind": "reset"})
+        );
     }
 
     #[test]
@@ -84,7 +97,13 @@ mod tests {
             "deliveryMetadata": [{"channelKind": "b", "payloadIndex": 1}, {"channelKind": "a", "payloadIndex": 0}],
             "auth": null
         }));
-        assert_eq!(to_raw_send(&v1), json!({"kind": "send", "payload": {"m": 2}, "delivery": {"channelKind": "a"}, "auth": null}));
-        assert_eq!(to_raw_send(&obj(json!({"kind": "cancel", "version": 1, "taskId": "t"}))), json!({"kind": "cancel", "taskId": "t"}));
+        assert_eq!(
+            to_raw_send(&v1),
+            json!({"kind": "send", "payload": {"m": 2}, "delivery": {"channelKind": "a"}, "auth": null})
+        );
+        assert_eq!(
+            to_raw_send(&obj(json!({"kind": "cancel", "version": 1, "taskId": "t"}))),
+            json!({"kind": "cancel", "taskId": "t"})
+        );
     }
 }

@@ -8,12 +8,16 @@
 use crate::error::{DecodeError, ErrorCode};
 use crate::host::{Host, Type};
 use crate::session_inbox::symbols::{
-    DELIVER, DELIVERY, DELIVERY_METADATA, KIND, PAYLOAD, PAYLOADS, PAYLOAD_INDEX, SEND, SEND_CARRIED,
-    VERSION,
+    DELIVER, DELIVERY, DELIVERY_METADATA, KIND, PAYLOAD, PAYLOADS, PAYLOAD_INDEX, SEND, SEND_CARRIED, VERSION,
 };
 
 fn legacy(detail: &'static str) -> DecodeError {
-    DecodeError { code: ErrorCode::LegacyShape, version: Some(0.0), current: 1, detail: Some(detail) }
+    DecodeError {
+        code: ErrorCode::LegacyShape,
+        version: Some(0.0),
+        current: 1,
+        detail: Some(detail),
+    }
 }
 
 /// Migrate one unversioned value to version 1.
@@ -113,7 +117,10 @@ mod tests {
     #[test]
     fn send_rejects_non_object_payload_and_delivery() {
         for bad in [json!(null), json!([]), json!("x"), json!(3)] {
-            assert_eq!(run(json!({"kind": "send", "payload": bad})), Err(ErrorCode::LegacyShape));
+            assert_eq!(
+                run(json!({"kind": "send", "payload": bad})),
+                Err(ErrorCode::LegacyShape)
+            );
             let with_delivery = json!({"kind": "send", "payload": {}, "delivery": bad});
             assert_eq!(run(with_delivery), Err(ErrorCode::LegacyShape));
         }
@@ -124,14 +131,21 @@ mod tests {
     fn deliver_keeps_its_fields_and_requires_object_payloads() {
         let out = run(json!({"kind": "deliver", "payloads": [{}], "x": 1})).unwrap();
         assert_eq!(out, json!({"kind": "deliver", "payloads": [{}], "x": 1, "version": 1}));
-        for bad in [json!({"kind": "deliver"}), json!({"kind": "deliver", "payloads": [null]}), json!({"kind": "deliver", "payloads": {}})] {
+        for bad in [
+            json!({"kind": "deliver"}),
+            json!({"kind": "deliver", "payloads": [null]}),
+            json!({"kind": "deliver", "payloads": {}}),
+        ] {
             assert_eq!(run(bad), Err(ErrorCode::LegacyShape));
         }
     }
 
     #[test]
     fn other_kinds_only_gain_the_version() {
-        assert_eq!(run(json!({"kind": "reset", "reason": "r"})).unwrap(), json!({"kind": "reset", "reason": "r", "version": 1}));
+        assert_eq!(
+            run(json!({"kind": "reset", "reason": "r"})).unwrap(),
+            json!({"kind": "reset", "reason": "r", "version": 1})
+        );
         assert_eq!(run(json!({"kind": 7})).unwrap(), json!({"kind": 7, "version": 1}));
     }
 }

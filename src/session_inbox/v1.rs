@@ -7,8 +7,8 @@
 //! This module must never import the decoder, the migration or negotiation.
 
 use crate::error::EncodeError;
-use crate::shape::{opt, req, Def, Field, Fields, Shape};
 use crate::removable::Removable;
+use crate::shape::{opt, req, Def, Field, Fields, Shape};
 use serde_json::{json, Map, Value};
 
 /// The version this module describes.
@@ -20,7 +20,10 @@ static NUMBER: Shape = Shape::Number;
 static NULL: Shape = Shape::Null;
 static JSON_OBJECT: Shape = Shape::JsonObject;
 static VERSION_1: Shape = Shape::ConstNumber(VERSION);
-static PAYLOAD_INDEX: Shape = Shape::Integer { min: 0, max: 9_007_199_254_740_991 };
+static PAYLOAD_INDEX: Shape = Shape::Integer {
+    min: 0,
+    max: 9_007_199_254_740_991,
+};
 static ATTRIBUTE: Shape = Shape::AnyOf(&[&STR, &STR_ARRAY]);
 static ATTRIBUTES: Shape = Shape::Map(&ATTRIBUTE);
 static PROVIDER_OPTIONS: Shape = Shape::Map(&JSON_OBJECT);
@@ -66,14 +69,22 @@ pub static AUTH_CONTEXT: Shape = Shape::Named(&Def {
 });
 static AUTH_OR_NULL: Shape = Shape::AnyOf(&[&AUTH_CONTEXT, &NULL]);
 
-static REPLY_HOOK: Shape = Shape::Object(&Fields { strict: true, fields: &[tag(&K_HOOK), req("token", &STR)] });
-static REPLY_CALLBACK: Shape =
-    Shape::Object(&Fields { strict: true, fields: &[tag(&K_CALLBACK), req("token", &STR), req("url", &STR)] });
+static REPLY_HOOK: Shape = Shape::Object(&Fields {
+    strict: true,
+    fields: &[tag(&K_HOOK), req("token", &STR)],
+});
+static REPLY_CALLBACK: Shape = Shape::Object(&Fields {
+    strict: true,
+    fields: &[tag(&K_CALLBACK), req("token", &STR), req("url", &STR)],
+});
 static REPLY_TO: Shape = Shape::Named(&Def {
     name: "ReplyTo",
     id: "SessionInbox.ReplyTo",
     doc: "Where a subagent's answer goes: a hook token, or a callback URL with its token.",
-    shape: Shape::Tagged { tag: "kind", variants: &[&REPLY_HOOK, &REPLY_CALLBACK] },
+    shape: Shape::Tagged {
+        tag: "kind",
+        variants: &[&REPLY_HOOK, &REPLY_CALLBACK],
+    },
 });
 
 /// The subagent call a delivery answers.
@@ -83,7 +94,12 @@ pub static CALLER: Shape = Shape::Named(&Def {
     doc: "The subagent call a delivery belongs to.",
     shape: Shape::Object(&Fields {
         strict: true,
-        fields: &[req("callId", &STR), req("replyTo", &REPLY_TO), req("subagentName", &STR), opt("taskId", &STR)],
+        fields: &[
+            req("callId", &STR),
+            req("replyTo", &REPLY_TO),
+            req("subagentName", &STR),
+            opt("taskId", &STR),
+        ],
     }),
 });
 
@@ -129,7 +145,11 @@ static INPUT_RESPONSES: Shape = Shape::Array(&INPUT_RESPONSE);
 
 static TEXT_PART: Shape = Shape::Object(&Fields {
     strict: true,
-    fields: &[req("type", &T_TEXT), opt("providerOptions", &PROVIDER_OPTIONS), req("text", &STR)],
+    fields: &[
+        req("type", &T_TEXT),
+        opt("providerOptions", &PROVIDER_OPTIONS),
+        req("text", &STR),
+    ],
 });
 static IMAGE_PART: Shape = Shape::Object(&Fields {
     strict: true,
@@ -154,7 +174,10 @@ static PART: Shape = Shape::Named(&Def {
     name: "UserContentPart",
     id: "SessionInbox.UserContentPart",
     doc: "One part of a user message; binary image/file data is a string in JSON.",
-    shape: Shape::Tagged { tag: "type", variants: &[&TEXT_PART, &IMAGE_PART, &FILE_PART] },
+    shape: Shape::Tagged {
+        tag: "type",
+        variants: &[&TEXT_PART, &IMAGE_PART, &FILE_PART],
+    },
 });
 static PARTS: Shape = Shape::Array(&PART);
 static USER_CONTENT: Shape = Shape::Named(&Def {
@@ -213,10 +236,35 @@ macro_rules! control {
         });
     };
 }
-control!(TIMEOUT, "SessionInboxSessionTimeoutV1", "SessionInbox.V1.SessionTimeout", "The session timed out.", K_TIMEOUT);
-control!(CLEAR, "SessionInboxClearV1", "SessionInbox.V1.Clear", "Clear the session's history.", K_CLEAR);
-control!(COMPACT, "SessionInboxCompactV1", "SessionInbox.V1.Compact", "Compact the session's history.", K_COMPACT);
-control!(RESET, "SessionInboxResetV1", "SessionInbox.V1.Reset", "Reset the session.", K_RESET, opt("reason", &STR));
+control!(
+    TIMEOUT,
+    "SessionInboxSessionTimeoutV1",
+    "SessionInbox.V1.SessionTimeout",
+    "The session timed out.",
+    K_TIMEOUT
+);
+control!(
+    CLEAR,
+    "SessionInboxClearV1",
+    "SessionInbox.V1.Clear",
+    "Clear the session's history.",
+    K_CLEAR
+);
+control!(
+    COMPACT,
+    "SessionInboxCompactV1",
+    "SessionInbox.V1.Compact",
+    "Compact the session's history.",
+    K_COMPACT
+);
+control!(
+    RESET,
+    "SessionInboxResetV1",
+    "SessionInbox.V1.Reset",
+    "Reset the session.",
+    K_RESET,
+    opt("reason", &STR)
+);
 control!(
     CANCEL,
     "SessionInboxCancelV1",
@@ -232,7 +280,10 @@ pub static WIRE: Shape = Shape::Named(&Def {
     name: "SessionInboxWireV1",
     id: "SessionInbox.V1",
     doc: "A session inbox wire value, version 1.",
-    shape: Shape::Tagged { tag: "kind", variants: &[&DELIVER, &TIMEOUT, &CLEAR, &COMPACT, &RESET, &CANCEL] },
+    shape: Shape::Tagged {
+        tag: "kind",
+        variants: &[&DELIVER, &TIMEOUT, &CLEAR, &COMPACT, &RESET, &CANCEL],
+    },
 });
 
 /// The `$id` of the frozen JSON Schema.
@@ -252,7 +303,15 @@ pub const MIRROR_REMOVAL: Removable = Removable {
 };
 
 /// The commands this builder takes (SPEC §5.1).
-pub const COMMAND_KINDS: &[&str] = &["send", "deliver", "session-timeout", "clear", "compact", "reset", "cancel"];
+pub const COMMAND_KINDS: &[&str] = &[
+    "send",
+    "deliver",
+    "session-timeout",
+    "clear",
+    "compact",
+    "reset",
+    "cancel",
+];
 
 /// The optional fields a `send` command carries over unchanged.
 const SEND_CARRIED: &[&str] = &["auth", "caller", "requestId", "taskDeliveryId", "turnPolicy"];
@@ -274,7 +333,11 @@ pub fn build(command: &Value) -> Result<Value, EncodeError> {
         }
         Some(k) if COMMAND_KINDS.contains(&k) => cmd.clone(),
         _ => {
-            let list = COMMAND_KINDS.iter().map(|k| format!("\"{k}\"")).collect::<Vec<_>>().join(" | ");
+            let list = COMMAND_KINDS
+                .iter()
+                .map(|k| format!("\"{k}\""))
+                .collect::<Vec<_>>()
+                .join(" | ");
             return Err(EncodeError::invalid("/kind", format!("a command kind: one of {list}")));
         }
     };
@@ -284,7 +347,10 @@ pub fn build(command: &Value) -> Result<Value, EncodeError> {
 
 fn build_send(cmd: &Map<String, Value>) -> Result<Map<String, Value>, EncodeError> {
     let Some(payload) = cmd.get("payload") else {
-        return Err(EncodeError::invalid("/payload", "DeliverPayload (required by a send command)"));
+        return Err(EncodeError::invalid(
+            "/payload",
+            "DeliverPayload (required by a send command)",
+        ));
     };
     let mut out = Map::new();
     out.insert("kind".into(), json!("deliver"));
@@ -292,7 +358,10 @@ fn build_send(cmd: &Map<String, Value>) -> Result<Map<String, Value>, EncodeErro
     out.insert("payloads".into(), json!([payload]));
     if let Some(delivery) = cmd.get("delivery") {
         let Some(entry) = delivery.as_object() else {
-            return Err(EncodeError::invalid("/deliveryMetadata/0", "DeliveryEntry (the send's delivery must be an object)"));
+            return Err(EncodeError::invalid(
+                "/deliveryMetadata/0",
+                "DeliveryEntry (the send's delivery must be an object)",
+            ));
         };
         let mut entry = entry.clone();
         entry.insert("payloadIndex".into(), json!(0));
@@ -374,7 +443,8 @@ mod tests {
 
     #[test]
     fn send_is_built_field_by_field() {
-        let v = build(&json!({"kind": "send", "payload": {"message": "hi"}, "stray": 1, "turnPolicy": "steer"})).unwrap();
+        let v =
+            build(&json!({"kind": "send", "payload": {"message": "hi"}, "stray": 1, "turnPolicy": "steer"})).unwrap();
         assert_eq!(
             v,
             json!({"kind": "deliver", "version": 1, "payload": {"message": "hi"}, "payloads": [{"message": "hi"}], "turnPolicy": "steer"})
@@ -402,8 +472,12 @@ mod tests {
             merged,
             json!({"message": "a\n\nb", "context": ["x", "y"], "task": {"files": [1, 2], "id": "t2"}, "outputSchema": {"a": 1}, "interaction": 2})
         );
-        let parts = coalesce(&json!([{"message": "a"}, {"message": [{"type": "text", "text": "b"}]}, {"message": ""}])).unwrap();
-        assert_eq!(parts, json!({"message": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}));
+        let parts = coalesce(&json!([{"message": "a"}, {"message": [{"type": "text", "text": "b"}]}, {"message": ""}]))
+            .unwrap();
+        assert_eq!(
+            parts,
+            json!({"message": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]})
+        );
     }
 
     #[test]
@@ -412,7 +486,8 @@ mod tests {
         let e = validate(&v).unwrap_err();
         assert_eq!(e.path, "/payloads/0/message/0/text");
         assert!(e.expected.contains("string"), "{}", e.expected);
-        let e = validate(&json!({"kind": "deliver", "version": 1, "payloads": [], "auth": {"attributes": {}}})).unwrap_err();
+        let e = validate(&json!({"kind": "deliver", "version": 1, "payloads": [], "auth": {"attributes": {}}}))
+            .unwrap_err();
         assert_eq!(e.path, "/auth/authenticator");
         validate(&json!({"kind": "deliver", "version": 1, "payloads": [], "auth": null})).unwrap();
     }

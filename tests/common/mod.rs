@@ -48,7 +48,12 @@ pub const TARGETS: &[&str] = &["v1", "v0-deliver", "v0-send"];
 
 /// Collect failures instead of stopping at the first, and report them all.
 pub fn report(failures: Vec<String>) {
-    assert!(failures.is_empty(), "{} failing case(s):\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failing case(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 pub fn exists(rel: &str) -> bool {

@@ -1,0 +1,147 @@
+//! The migration chain's rules (SPEC §3) on families built for the test, including broken
+//! registries, which must fail with MIGRATION and never return a value.
+
+use hookwire::chain::{run, Chain, Step, Walked};
+use hookwire::host::Host;
+use hookwire::json::JsonHost;
+use hookwire::{DecodeError, ErrorCode};
+use serde_json::{json, Value};
+
+const SYMBOLS: &[&str] = &["version", "kind"];
+
+fn set_version(h: &mut JsonHost, v: &Value, n: f64) -> Result<Value, DecodeError> {
+    let mut out = h.copy_object(v)?;
+    let n = h.number(n);
+    h.set(&mut out, hookwire::host::Sym::VERSION, n);
+    Ok(out)
+}
+fn to1(h: &mut JsonHost, v: &Value) -> Result<Value, DecodeError> {
+    set_version(h, v, 1.0)
+}
+fn to2(h: &mut JsonHost, v: &Value) -> Result<Value, DecodeError> {
+    set_version(h, v, 2.0)
+}
+fn to5(h: &mut JsonHost, v: &Value) -> Result<Value, DecodeError> {
+    set_version(h, v, 5.0)
+}
+
+fn walk(chain: &Chain<'_, JsonHost>, v: Value) -> Result<Option<Value>, ErrorCode> {
+    match run(&mut JsonHost::new(SYMBOLS), chain, &v) {
+        Ok(Walked::Current) => Ok(None),
+        Ok(Walked::Migrated(v)) => Ok(Some(v)),
+        Err(e) => Err(e.code),
+    }
+}
+
+#[test]
+fn walks_every_step_to_current() {
+    let steps = [
+        Step {
+            from: 1,
+            to: 2,
+            migrate: to2,
+        },
+        Step {
+            from: 0,
+            to: 1,
+            migrate: to1,
+        },
+    ];
+    let chain = Chain {
+        current: 2,
+        initial: Some(0),
+        steps: &steps,
+    };
+    assert_eq!(
+        walk(&chain, json!({"kind": "a"})),
+        Ok(Some(json!({"kind": "a", "version": 2})))
+    );
+    assert_eq!(walk(&chain, json!({"version": 1})), Ok(Some(json!({"version": 2}))));
+    assert_eq!(walk(&chain, json!({"version": 2})), Ok(None));
+    assert_eq!(walk(&chain, json!({"version": 2.0})), Ok(None));
+}
+
+#[test]
+fn a_missing_step_is_a_migration_error() {
+    let steps = [Step {
+        from: 0,
+        to: 1,
+        migrate: to1,
+    }];
+    let chain = Chain {
+        current: 2,
+        initial: Some(0),
+        steps: &steps,
+    };
+    assert_eq!(walk(&chain, json!({})), Err(ErrorCode::Migration));
+    assert_eq!(walk(&chain, json!({"version": 1})), Err(ErrorCode::Migration));
+}
+
+#[test]
+fn a_step_that_skips_a_version_is_a_migration_error() {
+    let steps = [Step {
+        from: 0,
+        to: 2,
+        migrate: to2,
+    }];
+    let chain = Chain {
+        current: 2,
+        initial: Some(0),
+        steps: &steps,
+    };
+    assert_eq!(walk(&chain, json!({})), Err(ErrorCode::Migration));
+}
+
+#[test]
+fn a_step_declaring_the_wrong_version_is_a_migration_error() {
+    let steps = [Step {
+        from: 0,
+        to: 1,
+        migrate: to5,
+    }];
+    let chain = Chain {
+        current: 1,
+        initial: Some(0),
+        steps: &steps,
+    };
+    assert_eq!(walk(&chain, json!({})), Err(ErrorCode::Migration));
+}
+
+#[test]
+fn without_an_initial_version_a_version_is_required_and_at_least_one() {
+    let steps = [Step {
+        from: 1,
+        to: 2,
+        migrate: to2,
+    }];
+    let chain = Chain {
+        current: 2,
+        initial: None,
+        steps: &steps,
+    };
+    assert_eq!(walk(&chain, json!({})), Err(ErrorCode::MalformedVersion));
+    assert_eq!(walk(&chain, json!({"version": 0})), Err(ErrorCode::MalformedVersion));
+    assert_eq!(walk(&chain, json!({"version": 1})), Ok(Some(json!({"version": 2}))));
+}
+
+#[test]
+fn version_rules_in_order() {
+    let steps = [Step {
+        from: 0,
+        to: 1,
+        migrate: to1,
+    }];
+    let chain = Chain {
+        current: 1,
+        initial: Some(0),
+        steps: &steps,
+    };
+    for v in [json!(null), json!([]), json!("x"), json!(1), json!(true)] {
+        assert_eq!(walk(&chain, v), Err(ErrorCode::NotObject));
+    }
+    for v in [json!("1"), json!(null), json!([1]), json!({}), json!(0.5), json!(-1)] {
+        assert_eq!(walk(&chain, json!({ "version": v })), Err(ErrorCode::MalformedVersion));
+    }
+    assert_eq!(walk(&chain, json!({"version": 2})), Err(ErrorCode::NewerVersion));
+    assert_eq!(walk(&chain, json!({"version": 0})), Ok(Some(json!({"version": 1}))));
+}

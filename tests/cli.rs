@@ -1,0 +1,220 @@
+//! The `hookwire` command line, run as a process exactly as documented.
+
+mod common;
+
+use serde_json::{json, Value};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn hookwire(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hookwire"))
+        .args(args)
+        .current_dir(common::root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let bytes = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&bytes);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn lines(o: &Output) -> Vec<Value> {
+    stdout(o).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+#[test]
+fn decode_one_value_prints_canonical_json() {
+    let o = hookwire(&["decode"], br#"{ "payload": {"b":1,"a":2}, "kind": "send" }"#);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "{\"kind\":\"deliver\",\"payloads\":[{\"a\":2,\"b\":1}]}\n");
+}
+
+#[test]
+fn decode_failure_exits_1_with_the_code() {
+    let o = hookwire(&["decode"], br#"{"kind":"clear","version":2}"#);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.starts_with("error[NEWER_VERSION]: ") && err.contains("newer deployment"),
+        "{err}"
+    );
+    let o = hookwire(&["decode"], b"{not json");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).starts_with("error[INVALID_JSON]: "));
+}
+
+#[test]
+fn decode_reads_a_file_argument() {
+    let o = hookwire(&["decode", "fixtures/session-inbox/v0/raw-send-minimal.json"], b"");
+    // The fixture file wraps the input; decoding the wrapper itself is an unknown kind.
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).starts_with("error[UNKNOWN_KIND]"));
+    let o = hookwire(&["decode", "no/such/file.json"], b"");
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn decode_lines_answers_every_line_once_and_in_order() {
+    let mut input = Vec::new();
+    input.extend_from_slice(b"{\"kind\":\"clear\"}\n");
+    input.extend_from_slice(b"not json\n");
+    input.extend_from_slice(b"\n");
+    input.extend_from_slice(b"{\"kind\":\"deliver\",\"version\":3,\"payloads\":[]}\r\n");
+    input.extend_from_slice(b"\"\xff\xfe\"\n");
+    input.extend_from_slice(b"{\"kind\":\"send\",\"payload\":{\"m\":1}}");
+    let o = hookwire(&["decode", "--lines"], &input);
+    assert_eq!(o.status.code(), Some(0));
+    let out = lines(&o);
+    assert_eq!(out.len(), 6, "{}", stdout(&o));
+    assert_eq!(out[0], json!({"ok": {"kind": "clear"}}));
+    assert_eq!(out[1]["error"]["code"], "INVALID_JSON");
+    assert_eq!(out[2]["error"]["code"], "INVALID_JSON");
+    assert_eq!(out[3]["error"]["code"], "NEWER_VERSION");
+    assert_eq!(out[3]["error"]["version"], 3);
+    assert!(out[3]["error"]["message"].as_str().unwrap().contains("newer"));
+    assert_eq!(out[4]["error"]["code"], "INVALID_JSON");
+    assert_eq!(out[5], json!({"ok": {"kind": "deliver", "payloads": [{"m": 1}]}}));
+}
+
+#[test]
+fn encode_for_each_target() {
+    let cmd = br#"{"kind":"send","payload":{"message":"hi"},"requestId":"r"}"#;
+    let o = hookwire(&["encode", "--target", "v1"], cmd);
+    assert_eq!(stdout(&o), "{\"kind\":\"deliver\",\"payload\":{\"message\":\"hi\"},\"payloads\":[{\"message\":\"hi\"}],\"requestId\":\"r\",\"version\":1}\n");
+    let o = hookwire(&["encode", "--target", "v0-send"], cmd);
+    assert_eq!(
+        stdout(&o),
+        "{\"kind\":\"send\",\"payload\":{\"message\":\"hi\"},\"requestId\":\"r\"}\n"
+    );
+    let o = hookwire(&["encode", "--target", "v0-deliver"], cmd);
+    assert_eq!(
+        stdout(&o),
+        "{\"kind\":\"deliver\",\"payloads\":[{\"message\":\"hi\"}],\"requestId\":\"r\"}\n"
+    );
+    let o = hookwire(&["encode", "--target", "v2"], cmd);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).starts_with("error[UNSUPPORTED_TARGET]"));
+    let o = hookwire(
+        &["encode", "--target", "v1"],
+        br#"{"kind":"deliver","payloads":[],"x":1}"#,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("/x"));
+}
+
+#[test]
+fn encode_lines_with_targets_and_errors() {
+    let input = [
+        r#"{"command":{"kind":"clear"},"target":{"version":1}}"#,
+        r#"{"command":{"kind":"clear"},"target":{"version":0,"variant":"send"}}"#,
+        r#"{"command":{"kind":"clear"},"target":{"version":0,"variant":"fax"}}"#,
+        r#"{"command":{"kind":"deliver","payloads":[{"message":1}]},"target":{"version":1}}"#,
+        r#"{"target":{"version":1}}"#,
+        r#"[1]"#,
+        r#"{"command":{"kind":"reset","reason":"r"}}"#,
+    ]
+    .join("\n");
+    let o = hookwire(&["encode", "--lines"], input.as_bytes());
+    let out = lines(&o);
+    assert_eq!(out.len(), 7);
+    assert_eq!(out[0], json!({"ok": {"kind": "clear", "version": 1}}));
+    assert_eq!(out[1], json!({"ok": {"kind": "clear"}}));
+    assert_eq!(out[2]["error"]["code"], "UNSUPPORTED_TARGET");
+    assert_eq!(out[3]["error"]["code"], "INVALID");
+    assert_eq!(out[3]["error"]["path"], "/payloads/0/message");
+    assert!(out[3]["error"]["expected"].as_str().unwrap().contains("UserContent"));
+    assert_eq!(out[4]["error"]["code"], "INVALID_REQUEST");
+    assert_eq!(out[5]["error"]["code"], "INVALID_REQUEST");
+    assert_eq!(
+        out[6],
+        json!({"ok": {"kind": "reset", "reason": "r", "version": 1}}),
+        "the target defaults to the current version"
+    );
+}
+
+fn nested(depth: usize) -> String {
+    format!(
+        "{{\"kind\":\"deliver\",\"payloads\":[{{\"task\":{}1{}}}]}}",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    )
+}
+
+#[test]
+fn deep_payloads_decode_and_absurd_depth_is_a_clear_error() {
+    let o = hookwire(&["decode"], nested(50_000).as_bytes());
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout(&o).starts_with("{\"kind\":\"deliver\",\"payloads\":[{\"task\":[[[["));
+    let o = hookwire(
+        &["decode", "--lines"],
+        format!("{}\n{{\"kind\":\"clear\"}}\n", nested(150_000)).as_bytes(),
+    );
+    let out = lines(&o);
+    assert_eq!(out[0]["error"]["code"], "TOO_DEEP");
+    assert_eq!(out[1], json!({"ok": {"kind": "clear"}}));
+}
+
+#[test]
+fn a_version_written_1_0_is_the_integer_1() {
+    let o = hookwire(&["decode"], br#"{"kind":"reset","version":1.0,"reason":"r"}"#);
+    assert_eq!(stdout(&o), "{\"kind\":\"reset\",\"reason\":\"r\"}\n");
+    let o = hookwire(&["encode"], br#"{"kind":"deliver","payloads":[{}],"deliveryMetadata":[{"channelKind":"a","channelName":"b","deliveryId":"c","payloadIndex":0.0}]}"#);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("\"payloadIndex\":0}"));
+}
+
+#[test]
+fn duplicate_keys_last_wins() {
+    let o = hookwire(&["decode"], br#"{"kind":"explode","kind":"clear"}"#);
+    assert_eq!(stdout(&o), "{\"kind\":\"clear\"}\n");
+}
+
+#[test]
+fn schema_check_and_removable() {
+    let o = hookwire(&["schema"], b"");
+    let printed: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let frozen: Value = serde_json::from_str(
+        &std::fs::read_to_string(common::root().join("artifacts/session-inbox/v1/schema.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(printed, frozen);
+    assert_eq!(hookwire(&["schema", "--version", "7"], b"").status.code(), Some(2));
+    let o = hookwire(&["check"], b"");
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = hookwire(&["removable"], b"");
+    let text = stdout(&o);
+    for what in ["v0 down-encoders", "markerless classification", "mirror"] {
+        assert!(text.contains(what), "{text}");
+    }
+    assert!(text.matches("when:").count() >= 3);
+}
+
+#[test]
+fn a_closed_stdout_ends_the_stream_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hookwire"))
+        .args(["decode", "--lines"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut input = child.stdin.take().unwrap();
+    let line = b"{\"kind\":\"clear\"}\n".repeat(20_000);
+    let _ = input.write_all(&line);
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.code().is_some(), "killed by a signal");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}

@@ -1,0 +1,184 @@
+//! The registry guard ("rule 40"): clean on the real tree, and each rule shown failing on a
+//! copy of the tree broken on purpose.
+
+mod common;
+
+use hookwire::artifacts::compare_or_bless;
+use hookwire::family::{Registry, VersionEntry};
+use hookwire::guard::{check, Rule};
+use hookwire::session_inbox::REGISTRY;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+/// A private copy of the parts of the tree the guard reads.
+fn tree() -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "hookwire-guard-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = fs::remove_dir_all(&dir);
+    for part in ["src/session_inbox", "artifacts", "fixtures"] {
+        copy_dir(&common::root().join(part), &dir.join(part));
+    }
+    dir
+}
+
+fn rules(root: &Path, reg: &Registry) -> Vec<Rule> {
+    check(root, reg).into_iter().map(|v| v.rule).collect()
+}
+
+#[test]
+fn the_real_tree_is_clean() {
+    let violations = check(&common::root(), &REGISTRY);
+    assert!(violations.is_empty(), "{violations:#?}");
+}
+
+#[test]
+fn registry_must_be_contiguous_from_one() {
+    let reg = Registry {
+        versions: &[
+            VersionEntry {
+                version: 1,
+                shipped: true,
+            },
+            VersionEntry {
+                version: 3,
+                shipped: false,
+            },
+        ],
+        current: 3,
+        ..REGISTRY
+    };
+    assert!(rules(&tree(), &reg).contains(&Rule::Contiguous));
+}
+
+#[test]
+fn highest_entry_must_be_current() {
+    let reg = Registry { current: 2, ..REGISTRY };
+    assert!(rules(&tree(), &reg).contains(&Rule::HighestIsCurrent));
+}
+
+#[test]
+fn an_unregistered_version_module_fails() {
+    let root = tree();
+    fs::write(
+        root.join("src/session_inbox/v2.rs"),
+        "#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\n",
+    )
+    .unwrap();
+    assert!(rules(&root, &REGISTRY).contains(&Rule::ModulesMatch));
+}
+
+#[test]
+fn a_registered_version_without_module_fails() {
+    let root = tree();
+    fs::remove_file(root.join("src/session_inbox/v1.rs")).unwrap();
+    assert!(rules(&root, &REGISTRY).contains(&Rule::ModulesMatch));
+}
+
+#[test]
+fn migrations_must_be_the_one_step_chain() {
+    let root = tree();
+    fs::write(root.join("src/session_inbox/v1_to_v3.rs"), "").unwrap();
+    assert!(rules(&root, &REGISTRY).contains(&Rule::MigrationsMatch));
+    let reg = Registry {
+        migrations: &[(0, 2)],
+        ..REGISTRY
+    };
+    assert!(rules(&tree(), &reg).contains(&Rule::MigrationsMatch));
+}
+
+#[test]
+fn a_version_module_without_tests_fails() {
+    let root = tree();
+    let path = root.join("src/session_inbox/v0.rs");
+    let text = fs::read_to_string(&path).unwrap();
+    fs::write(&path, text.split("#[cfg(test)]").next().unwrap()).unwrap();
+    assert!(rules(&root, &REGISTRY).contains(&Rule::ColocatedTests));
+}
+
+#[test]
+fn a_migration_importing_policy_fails() {
+    for import in [
+        "use crate::session_inbox::v1::build;",
+        "use crate::decode::decode;",
+        "use serde_json::Value;",
+        "use super::target;",
+    ] {
+        let root = tree();
+        let path = root.join("src/session_inbox/v0_to_v1.rs");
+        let text = fs::read_to_string(&path).unwrap();
+        fs::write(&path, format!("{import}\n{text}")).unwrap();
+        let found = rules(&root, &REGISTRY);
+        assert!(found.contains(&Rule::MigrationPurity), "{import}: {found:?}");
+        assert!(found.contains(&Rule::Frozen), "a shipped migration is hash-locked");
+    }
+}
+
+#[test]
+fn shipped_artifacts_are_frozen() {
+    let root = tree();
+    let schema = root.join("artifacts/session-inbox/v1/schema.json");
+    let text = fs::read_to_string(&schema).unwrap();
+    fs::write(&schema, text.replace("\"string\"", "\"number\"")).unwrap();
+    let violations = check(&root, &REGISTRY);
+    let frozen: Vec<_> = violations.iter().filter(|v| v.rule == Rule::Frozen).collect();
+    assert_eq!(frozen.len(), 1, "{violations:#?}");
+    assert!(frozen[0].message.contains("new version") && frozen[0].message.contains("one-step migration"));
+
+    let root = tree();
+    fs::remove_file(root.join("fixtures/session-inbox/v0/raw-send-minimal.json")).unwrap();
+    assert!(
+        rules(&root, &REGISTRY).contains(&Rule::Frozen),
+        "a deleted fixture of a shipped version"
+    );
+
+    let root = tree();
+    fs::write(root.join("fixtures/session-inbox/v0/new-case.json"), "{}").unwrap();
+    assert!(
+        rules(&root, &REGISTRY).contains(&Rule::Frozen),
+        "a new file of a shipped version must be locked"
+    );
+}
+
+#[test]
+fn blessing_a_shipped_version_fails_but_an_unshipped_one_writes() {
+    let root = tree();
+    let rel = "artifacts/session-inbox/v1/schema.json";
+    let err = compare_or_bless(&root, &REGISTRY, 1, rel, "{}", true).unwrap_err();
+    assert!(err.contains("refusing") && err.contains("one-step migration"), "{err}");
+
+    let reg = Registry {
+        versions: &[VersionEntry {
+            version: 1,
+            shipped: false,
+        }],
+        ..REGISTRY
+    };
+    compare_or_bless(&root, &reg, 1, rel, "{}", true).unwrap();
+    assert_eq!(fs::read_to_string(root.join(rel)).unwrap(), "{}");
+    let err = compare_or_bless(&root, &reg, 1, rel, "{\"a\":1}", false).unwrap_err();
+    assert!(err.contains("HOOKWIRE_BLESS=1"), "{err}");
+}
+
+#[test]
+fn the_decoders_steps_match_the_registry() {
+    let steps = hookwire::session_inbox::steps::<hookwire::json::JsonHost>();
+    let declared: Vec<(u32, u32)> = steps.iter().map(|s| (s.from, s.to)).collect();
+    assert_eq!(declared, REGISTRY.migrations);
+}

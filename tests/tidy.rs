@@ -1,0 +1,124 @@
+//! Tidy checks that run as plain tests: the decode path stays free of formatting, panics and
+//! std; every removable path is listed; every module says what it owns.
+
+mod common;
+
+use std::fs;
+
+/// The files the wasm decoder links, and the part of each that is decode code (before tests
+/// and before any `std`-only section).
+const DECODE_PATH: &[&str] = &[
+    "src/chain.rs",
+    "src/decode.rs",
+    "src/host.rs",
+    "src/family.rs",
+    "src/error.rs",
+    "src/session_inbox/symbols.rs",
+    "src/session_inbox/v0_to_v1.rs",
+];
+
+fn decode_code(rel: &str) -> String {
+    let text = fs::read_to_string(common::root().join(rel)).unwrap();
+    let text = text.split("#[cfg(test)]").next().unwrap_or("");
+    text.split("#[cfg(feature = \"std\")]").next().unwrap_or("").to_string()
+}
+
+#[test]
+fn the_decode_path_has_no_formatting_panics_or_std() {
+    let forbidden = [
+        "format!",
+        "panic!",
+        "unwrap()",
+        "expect(",
+        "unreachable!",
+        "todo!",
+        "serde",
+        "std::",
+        "String::",
+        ".to_string(",
+        "println!",
+        "write!",
+        "{:",
+    ];
+    let mut found = Vec::new();
+    for rel in DECODE_PATH
+        .iter()
+        .copied()
+        .chain(std::iter::once("src/wasm.rs"))
+        .filter(|r| common::exists(r))
+    {
+        let code = decode_code(rel);
+        for (n, line) in code.lines().enumerate() {
+            let line = line.split("//").next().unwrap_or("");
+            for word in forbidden {
+                if line.contains(word) {
+                    found.push(format!("{rel}:{}: `{word}` in {line:?}", n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the decoder must stay small and panic-free:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn every_removable_path_is_listed() {
+    let mut declared = 0;
+    let mut stack = vec![common::root().join("src")];
+    while let Some(dir) = stack.pop() {
+        for e in fs::read_dir(dir).unwrap().flatten() {
+            if e.path().is_dir() {
+                stack.push(e.path());
+            } else if e.path().extension().is_some_and(|x| x == "rs") {
+                let text = fs::read_to_string(e.path()).unwrap();
+                let rel = e
+                    .path()
+                    .strip_prefix(common::root())
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                for _ in text.matches(": Removable = Removable {") {
+                    declared += 1;
+                    assert!(
+                        hookwire::session_inbox::REMOVABLE.iter().any(|r| r.site == rel),
+                        "{rel} declares a Removable that session_inbox::REMOVABLE does not list"
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(declared, hookwire::session_inbox::REMOVABLE.len());
+}
+
+#[test]
+fn every_source_file_says_what_it_owns() {
+    let mut stack = vec![common::root().join("src")];
+    while let Some(dir) = stack.pop() {
+        for e in fs::read_dir(dir).unwrap().flatten() {
+            if e.path().is_dir() {
+                stack.push(e.path());
+            } else if e.path().extension().is_some_and(|x| x == "rs") && e.file_name() != "lib.rs" {
+                let text = fs::read_to_string(e.path()).unwrap();
+                assert!(
+                    text.starts_with("//!"),
+                    "{} must open with a //! paragraph",
+                    e.path().display()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_symbol_tables_line_up() {
+    use hookwire::session_inbox::{symbols::SYMBOLS, KINDS, KIND_SYMS};
+    assert_eq!(&SYMBOLS[..2], &["version", "kind"]);
+    assert!(SYMBOLS.len() < 256);
+    assert_eq!(KINDS.len(), KIND_SYMS.len());
+    for (k, s) in KINDS.iter().zip(KIND_SYMS) {
+        assert_eq!(k.kind, *s);
+    }
+}
