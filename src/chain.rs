@@ -4,7 +4,7 @@
 //! Invariant: a value leaves the chain declaring exactly the current version, or not at all.
 //! This module must never import a family, the encoder or normalization code.
 
-use crate::error::{DecodeError, ErrorCode};
+use crate::error::{DecodeError, Detail, ErrorCode};
 use crate::host::{Host, Sym, Type};
 
 /// A one-step migration `from → to` (`to` must be `from + 1`): a pure data transform.
@@ -40,7 +40,7 @@ fn error(code: ErrorCode, current: u32) -> DecodeError {
         code,
         version: None,
         current,
-        detail: None,
+        detail: Detail::None,
     }
 }
 
@@ -59,20 +59,22 @@ pub fn run<H: Host>(h: &mut H, chain: &Chain<'_, H>, value: &H::Value) -> Result
     let current = chain.current;
     let ty = h.type_of(value);
     if ty != Type::Object {
-        return Err(error(ErrorCode::NotObject, current).at(ty.name()));
+        return Err(error(ErrorCode::NotObject, current).at(ty.detail()));
     }
     let mut version = match h.get(value, Sym::VERSION)? {
         None => match chain.initial {
             Some(initial) => initial,
-            None => return Err(error(ErrorCode::MalformedVersion, current).at("missing")),
+            None => return Err(error(ErrorCode::MalformedVersion, current).at(Detail::VersionMissing)),
         },
         Some(v) => {
             let Some(n) = h.as_number(&v) else {
-                return Err(error(ErrorCode::MalformedVersion, current));
+                return Err(error(ErrorCode::MalformedVersion, current).at(Detail::VersionNotNumber));
             };
             let lowest = chain.initial.unwrap_or(1);
             if !(is_integer(n) && n >= f64::from(lowest)) {
-                return Err(error(ErrorCode::MalformedVersion, current).with_version(n));
+                return Err(error(ErrorCode::MalformedVersion, current)
+                    .with_version(n)
+                    .at(Detail::VersionNotInteger));
             }
             if n > f64::from(current) {
                 return Err(error(ErrorCode::NewerVersion, current).with_version(n));
@@ -87,10 +89,10 @@ pub fn run<H: Host>(h: &mut H, chain: &Chain<'_, H>, value: &H::Value) -> Result
     while version < current {
         let broken = error(ErrorCode::Migration, current).with_version(f64::from(version));
         let Some(step) = chain.steps.iter().find(|s| s.from == version) else {
-            return Err(broken.at("no step from this version"));
+            return Err(broken.at(Detail::NoStep));
         };
         if step.to != version + 1 {
-            return Err(broken.at("the step does not go to the next version"));
+            return Err(broken.at(Detail::StepSkips));
         }
         let input = walked.as_ref().unwrap_or(value);
         let out = (step.migrate)(h, input)?;
@@ -99,7 +101,7 @@ pub fn run<H: Host>(h: &mut H, chain: &Chain<'_, H>, value: &H::Value) -> Result
             None => None,
         };
         if declared != Some(f64::from(step.to)) {
-            return Err(broken.at("the step's output declares the wrong version"));
+            return Err(broken.at(Detail::StepWrongVersion));
         }
         walked = Some(out);
         version = step.to;

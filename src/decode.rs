@@ -6,7 +6,7 @@
 //! This module must never import the encoder or a shape.
 
 use crate::chain::{self, Chain, Walked};
-use crate::error::{DecodeError, ErrorCode};
+use crate::error::{DecodeError, Detail, ErrorCode};
 use crate::host::{Host, Sym};
 
 /// One kind of the current version and the fields its normalized form keeps.
@@ -34,7 +34,7 @@ pub fn decode<H: Host>(
         code: ErrorCode::UnknownKind,
         version: None,
         current: chain.current,
-        detail: None,
+        detail: Detail::None,
     };
     let Some(kind) = h.get(current, Sym::KIND)? else {
         return Err(unknown);

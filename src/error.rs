@@ -64,6 +64,113 @@ impl ErrorCode {
     }
 }
 
+/// A static detail of a decode error: what was found, or what is broken. `Copy`, one byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Detail {
+    /// Nothing more to say.
+    None = 0,
+    /// `null` was found.
+    Null = 1,
+    /// A boolean was found.
+    Bool = 2,
+    /// A number was found.
+    Number = 3,
+    /// A string was found.
+    String = 4,
+    /// An array was found.
+    Array = 5,
+    /// A value JSON cannot hold was found (`undefined`, a function, a symbol, a bigint).
+    NonJson = 6,
+    /// Reading a property threw (a getter or a proxy trap).
+    Unreadable = 7,
+    /// `version` is present but not a number.
+    VersionNotNumber = 8,
+    /// `version` is absent and the family has no unversioned era.
+    VersionMissing = 9,
+    /// `version` is not an integer at or above the lowest version.
+    VersionNotInteger = 10,
+    /// No migration step starts at this version.
+    NoStep = 11,
+    /// The step does not go to the next version.
+    StepSkips = 12,
+    /// The step's output declares the wrong version.
+    StepWrongVersion = 13,
+    /// An unversioned `send` whose `payload` is not an object.
+    SendPayload = 14,
+    /// An unversioned `send` whose `delivery` is not an object.
+    SendDelivery = 15,
+    /// An unversioned `deliver` whose `payloads` is not an array of objects.
+    DeliverPayloads = 16,
+}
+
+impl Detail {
+    /// Every detail, indexed by its `repr`.
+    pub const ALL: [Detail; 17] = [
+        Detail::None,
+        Detail::Null,
+        Detail::Bool,
+        Detail::Number,
+        Detail::String,
+        Detail::Array,
+        Detail::NonJson,
+        Detail::Unreadable,
+        Detail::VersionNotNumber,
+        Detail::VersionMissing,
+        Detail::VersionNotInteger,
+        Detail::NoStep,
+        Detail::StepSkips,
+        Detail::StepWrongVersion,
+        Detail::SendPayload,
+        Detail::SendDelivery,
+        Detail::DeliverPayloads,
+    ];
+
+    /// The words a message uses for it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            Detail::None => "",
+            Detail::Null => "null",
+            Detail::Bool => "a boolean",
+            Detail::Number => "a number",
+            Detail::String => "a string",
+            Detail::Array => "an array",
+            Detail::NonJson => "a value JSON cannot hold",
+            Detail::Unreadable => "a value whose properties cannot be read (a getter or proxy trap threw)",
+            Detail::VersionNotNumber => "version is present but is not a number",
+            Detail::VersionMissing => "version is missing and this family has no unversioned era",
+            Detail::VersionNotInteger => "version is not an integer at or above the lowest version",
+            Detail::NoStep => "no migration step starts at this version",
+            Detail::StepSkips => "the step does not go to the next version",
+            Detail::StepWrongVersion => "the step's output declares the wrong version",
+            Detail::SendPayload => "the payload of an unversioned send must be an object",
+            Detail::SendDelivery => "the delivery of an unversioned send must be an object",
+            Detail::DeliverPayloads => "the payloads of an unversioned deliver must be an array of objects",
+        }
+    }
+}
+
+/// The message template of a decode error code: `{version}`, `{current}` and `{detail}` are
+/// filled in where the message is shown (natively by `Display`, in JS by the package entry).
+pub const fn message_template(code: ErrorCode) -> &'static str {
+    match code {
+        ErrorCode::NotObject => "a wire value must be a plain object, not {detail}",
+        ErrorCode::MalformedVersion => "malformed version: {detail}",
+        ErrorCode::NewerVersion => {
+            "version {version} is newer than version {current}, the newest this build decodes: \
+             the value was probably written by a newer deployment"
+        }
+        ErrorCode::Migration => {
+            "the migration registry is broken at version {version}: {detail} (a bug in the registry)"
+        }
+        ErrorCode::LegacyShape => "an unversioned value has a shape no historic writer produced: {detail}",
+        ErrorCode::UnknownKind => "kind is missing or is not a kind of the current version",
+        ErrorCode::Invalid => "invalid wire value",
+        ErrorCode::UnsupportedTarget => "unsupported target",
+        ErrorCode::RunMismatch => "run mismatch",
+    }
+}
+
 /// Why a value could not be decoded. `Copy`, no heap, no formatting: the decoder's only error.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DecodeError {
@@ -73,8 +180,8 @@ pub struct DecodeError {
     pub version: Option<f64>,
     /// The newest version the decoder knows (for `NEWER_VERSION` messages).
     pub current: u32,
-    /// A static detail: the offending field or what was found (`"payload"`, `"array"`, …).
-    pub detail: Option<&'static str>,
+    /// What was found, or what is broken.
+    pub detail: Detail,
 }
 
 impl DecodeError {
@@ -84,13 +191,13 @@ impl DecodeError {
             code,
             version: None,
             current: 0,
-            detail: None,
+            detail: Detail::None,
         }
     }
 
-    /// The same error, naming a detail.
-    pub const fn at(mut self, detail: &'static str) -> DecodeError {
-        self.detail = Some(detail);
+    /// The same error, with a detail.
+    pub const fn at(mut self, detail: Detail) -> DecodeError {
+        self.detail = detail;
         self
     }
 
@@ -103,46 +210,17 @@ impl DecodeError {
 
 #[cfg(feature = "std")]
 mod render {
-    use super::{DecodeError, ErrorCode};
+    use super::{message_template, DecodeError};
     use std::fmt;
-    use std::string::String;
-
-    pub(crate) fn number(n: f64) -> String {
-        crate::canonical::number_to_string(n)
-    }
 
     impl fmt::Display for DecodeError {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            let v = self.version.map(number).unwrap_or_default();
-            let d = self.detail.unwrap_or("");
-            match self.code {
-                ErrorCode::NotObject => match self.detail {
-                    Some(d) => write!(f, "a wire value must be a plain object, not {d}"),
-                    None => f.write_str("a wire value must be a plain object"),
-                },
-                ErrorCode::MalformedVersion => match self.version {
-                    Some(_) => write!(f, "version {v} is not a supported integer version"),
-                    None => f.write_str("version is present but is not a number"),
-                },
-                ErrorCode::NewerVersion => write!(
-                    f,
-                    "version {v} is newer than version {}, the newest this build decodes: \
-                     the value was probably written by a newer deployment",
-                    self.current
-                ),
-                ErrorCode::Migration => write!(
-                    f,
-                    "the migration registry is broken at version {v} ({d}); this is a bug in the registry"
-                ),
-                ErrorCode::LegacyShape => {
-                    write!(f, "an unversioned value has a shape no historic writer produced: {d}")
-                }
-                ErrorCode::UnknownKind => match self.detail {
-                    Some(_) => write!(f, "kind {d} is not a kind of the current version"),
-                    None => f.write_str("kind is missing or is not a kind of the current version"),
-                },
-                other => f.write_str(other.as_str()),
-            }
+            let version = self.version.map(crate::canonical::number_to_string).unwrap_or_default();
+            let text = message_template(self.code)
+                .replace("{version}", &version)
+                .replace("{current}", &self.current.to_string())
+                .replace("{detail}", self.detail.text());
+            f.write_str(&text)
         }
     }
 

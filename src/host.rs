@@ -6,7 +6,7 @@
 //! [`Host::share`] hands out the same subtree again: a JS host passes the reference, so opaque
 //! payloads are never copied. This module must never import a family, the encoder or `std`.
 
-use crate::error::DecodeError;
+use crate::error::{DecodeError, Detail};
 
 /// An index into a family's symbol table (`Family::SYMBOLS`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,16 +39,15 @@ pub enum Type {
 }
 
 impl Type {
-    /// A short name for messages.
-    pub const fn name(self) -> &'static str {
+    /// The decode error detail that names this type.
+    pub const fn detail(self) -> Detail {
         match self {
-            Type::Null => "null",
-            Type::Bool => "a boolean",
-            Type::Number => "a number",
-            Type::String => "a string",
-            Type::Array => "an array",
-            Type::Object => "an object",
-            Type::Other => "a non-JSON value",
+            Type::Null => Detail::Null,
+            Type::Bool => Detail::Bool,
+            Type::Number => Detail::Number,
+            Type::String => Detail::String,
+            Type::Array => Detail::Array,
+            Type::Object | Type::Other => Detail::NonJson,
         }
     }
 }

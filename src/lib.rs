@@ -7,7 +7,7 @@ extern crate alloc;
 mod error;
 #[cfg(feature = "std")]
 pub use error::EncodeError;
-pub use error::{DecodeError, ErrorCode};
+pub use error::{message_template, DecodeError, Detail, ErrorCode};
 
 pub mod chain;
 pub mod decode;

@@ -15,6 +15,9 @@ use std::fmt::Write as _;
 pub enum Shape {
     /// Any string.
     Str,
+    /// Binary data: a string in JSON (base64, a data URL or a URL); in JS also a `Uint8Array`,
+    /// an `ArrayBuffer` or a `URL`, which the JS decoder passes through unchanged.
+    Binary,
     /// Any finite number.
     Number,
     /// An integer in `min ..= max`.
@@ -129,7 +132,7 @@ impl Shape {
     /// The JSON types this shape can accept at its top.
     fn accepts_type(&self, t: &str) -> bool {
         match self.resolved() {
-            Shape::Str | Shape::Const(_) | Shape::Enum(_) => t == "string",
+            Shape::Str | Shape::Binary | Shape::Const(_) | Shape::Enum(_) => t == "string",
             Shape::Number | Shape::Integer { .. } | Shape::ConstNumber(_) => t == "number",
             Shape::Null => t == "null",
             Shape::Array(_) => t == "array",
@@ -144,6 +147,7 @@ impl Shape {
     pub fn describe(&self) -> String {
         match self {
             Shape::Str => "a string".into(),
+            Shape::Binary => "binary data (a base64, data URL or URL string)".into(),
             Shape::Number => "a finite number".into(),
             Shape::Integer { min, max } => format!("an integer from {min} to {max}"),
             Shape::Null => "null".into(),
@@ -184,7 +188,7 @@ impl Shape {
                     r => r,
                 }
             }
-            Shape::Str => {
+            Shape::Str | Shape::Binary => {
                 if v.is_string() {
                     Ok(())
                 } else {
@@ -362,7 +366,7 @@ pub fn json_schema(root: &'static Shape, id: &str, title: &str) -> Value {
 
 fn schema_of(s: &'static Shape, defs: &mut BTreeMap<String, Value>) -> Value {
     match s {
-        Shape::Str => json!({"type": "string"}),
+        Shape::Str | Shape::Binary => json!({"type": "string"}),
         Shape::Number => json!({"type": "number"}),
         Shape::Integer { min, max } => json!({"type": "integer", "minimum": min, "maximum": max}),
         Shape::Null => json!({"type": "null"}),
@@ -435,6 +439,7 @@ pub fn named_defs(root: &'static Shape) -> Vec<&'static Def> {
 pub fn typescript(s: &Shape) -> String {
     match s {
         Shape::Str => "string".into(),
+        Shape::Binary => "Binary".into(),
         Shape::Number | Shape::Integer { .. } => "number".into(),
         Shape::Null => "null".into(),
         Shape::Const(c) => format!("\"{c}\""),

@@ -5,18 +5,18 @@
 //! edit here (the hash lock in `artifacts/LOCK` fails otherwise).
 //! This module may import only the host trait, the decode error and the family's symbols.
 
-use crate::error::{DecodeError, ErrorCode};
+use crate::error::{DecodeError, Detail, ErrorCode};
 use crate::host::{Host, Type};
 use crate::session_inbox::symbols::{
     DELIVER, DELIVERY, DELIVERY_METADATA, KIND, PAYLOAD, PAYLOADS, PAYLOAD_INDEX, SEND, SEND_CARRIED, VERSION,
 };
 
-fn legacy(detail: &'static str) -> DecodeError {
+fn legacy(detail: Detail) -> DecodeError {
     DecodeError {
         code: ErrorCode::LegacyShape,
         version: Some(0.0),
         current: 1,
-        detail: Some(detail),
+        detail,
     }
 }
 
@@ -36,7 +36,7 @@ pub fn migrate<H: Host>(h: &mut H, value: &H::Value) -> Result<H::Value, DecodeE
                 None => false,
             };
             if !ok {
-                return Err(legacy("payloads of an unversioned deliver must be an array of objects"));
+                return Err(legacy(Detail::DeliverPayloads));
             }
             h.copy_object(value)?
         }
@@ -50,7 +50,7 @@ pub fn migrate<H: Host>(h: &mut H, value: &H::Value) -> Result<H::Value, DecodeE
 /// The raw `send` command of builds 0.30.5–0.31.0, rebuilt field by field as a v1 `deliver`.
 fn send_to_deliver<H: Host>(h: &mut H, send: &H::Value) -> Result<H::Value, DecodeError> {
     let Some(payload) = object_field(h, send, PAYLOAD)? else {
-        return Err(legacy("payload of an unversioned send must be an object"));
+        return Err(legacy(Detail::SendPayload));
     };
     let delivery = h.get(send, DELIVERY)?;
     let mut out = h.object();
@@ -62,7 +62,7 @@ fn send_to_deliver<H: Host>(h: &mut H, send: &H::Value) -> Result<H::Value, Deco
     h.set(&mut out, PAYLOADS, payloads);
     if let Some(delivery) = delivery {
         if h.type_of(&delivery) != Type::Object {
-            return Err(legacy("delivery of an unversioned send must be an object"));
+            return Err(legacy(Detail::SendDelivery));
         }
         let mut entry = h.copy_object(&delivery)?;
         let zero = h.number(0.0);

@@ -15,6 +15,7 @@ use serde_json::{json, Map, Value};
 pub const VERSION: u32 = 1;
 
 static STR: Shape = Shape::Str;
+static BINARY: Shape = Shape::Binary;
 static STR_ARRAY: Shape = Shape::Array(&STR);
 static NUMBER: Shape = Shape::Number;
 static NULL: Shape = Shape::Null;
@@ -155,7 +156,7 @@ static IMAGE_PART: Shape = Shape::Object(&Fields {
     strict: true,
     fields: &[
         req("type", &T_IMAGE),
-        req("image", &STR),
+        req("image", &BINARY),
         opt("mediaType", &STR),
         opt("providerOptions", &PROVIDER_OPTIONS),
     ],
@@ -164,7 +165,7 @@ static FILE_PART: Shape = Shape::Object(&Fields {
     strict: true,
     fields: &[
         req("type", &T_FILE),
-        req("data", &STR),
+        req("data", &BINARY),
         opt("filename", &STR),
         req("mediaType", &STR),
         opt("providerOptions", &PROVIDER_OPTIONS),
