@@ -20,6 +20,8 @@ pub mod canonical;
 #[cfg(feature = "std")]
 pub mod json;
 #[cfg(feature = "std")]
+pub mod jsgen;
+#[cfg(feature = "std")]
 pub mod removable;
 #[cfg(feature = "std")]
 pub mod shape;
@@ -28,6 +30,9 @@ pub mod shape;
 pub mod artifacts;
 #[cfg(feature = "cli")]
 pub mod guard;
+
+#[cfg(all(feature = "wasm", target_arch = "wasm32"))]
+mod wasm;
 
 /// The wasm decoder's allocator: small, because every byte of the module is paid per delivery.
 #[cfg(all(target_arch = "wasm32", not(feature = "std")))]

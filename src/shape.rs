@@ -446,10 +446,8 @@ pub fn typescript(s: &Shape) -> String {
         Shape::ConstNumber(n) => format!("{n}"),
         Shape::Enum(set) => set.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(" | "),
         Shape::Array(item) => match item {
-            Shape::AnyOf(_) | Shape::Enum(_) | Shape::Tagged { .. } => {
-                format!("Array<{}>", typescript(item))
-            }
-            _ => format!("{}[]", typescript(item)),
+            Shape::AnyOf(_) | Shape::Enum(_) | Shape::Tagged { .. } => format!("ReadonlyArray<{}>", typescript(item)),
+            _ => format!("readonly {}[]", typescript(item)),
         },
         Shape::Object(fields) => {
             let mut out = String::from("{ ");

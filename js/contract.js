@@ -1,0 +1,34 @@
+// Generated from the Rust sources by `HOOKWIRE_BLESS=1 cargo test`; do not edit.
+export const WIRE_VERSION = 1;
+export const HOOK_METADATA_KEY = "sessionInboxWireVersion";
+export const CODES = ["", "NOT_OBJECT", "MALFORMED_VERSION", "NEWER_VERSION", "MIGRATION", "LEGACY_SHAPE", "UNKNOWN_KIND", "INVALID", "UNSUPPORTED_TARGET", "RUN_MISMATCH"];
+export const DETAILS = [
+  "",
+  "null",
+  "a boolean",
+  "a number",
+  "a string",
+  "an array",
+  "a value JSON cannot hold",
+  "a value whose properties cannot be read (a getter or proxy trap threw)",
+  "version is present but is not a number",
+  "version is missing and this family has no unversioned era",
+  "version is not an integer at or above the lowest version",
+  "no migration step starts at this version",
+  "the step does not go to the next version",
+  "the step's output declares the wrong version",
+  "the payload of an unversioned send must be an object",
+  "the delivery of an unversioned send must be an object",
+  "the payloads of an unversioned deliver must be an array of objects",
+];
+export const MESSAGES = {
+  NOT_OBJECT: "a wire value must be a plain object, not {detail}",
+  MALFORMED_VERSION: "malformed version: {detail}",
+  NEWER_VERSION: "version {version} is newer than version {current}, the newest this build decodes: the value was probably written by a newer deployment",
+  MIGRATION: "the migration registry is broken at version {version}: {detail} (a bug in the registry)",
+  LEGACY_SHAPE: "an unversioned value has a shape no historic writer produced: {detail}",
+  UNKNOWN_KIND: "kind is missing or is not a kind of the current version",
+  INVALID: "invalid wire value",
+  UNSUPPORTED_TARGET: "unsupported target",
+  RUN_MISMATCH: "run mismatch",
+};

@@ -1,0 +1,74 @@
+// The package entry of pkg/: the session inbox decoder for JS workflow bundles.
+//
+// The wasm bytes are inlined (base64) and instantiated synchronously at import with
+// `new WebAssembly.Module` / `new WebAssembly.Instance`: no fs, require, fetch, dynamic import
+// or async init, so it runs inside a workflow sandbox (a fresh node:vm context per delivery).
+// Errors are built here from the codes the wasm module leaves behind; no string is formatted
+// in wasm.
+import { __wbg_set_wasm, decode as wasmDecode, error_code, error_detail, error_version } from "hookwire:glue";
+import { WASM_BASE64, IMPORTS, exportsOf } from "hookwire:wasm";
+import { CODES, DETAILS, HOOK_METADATA_KEY, MESSAGES, WIRE_VERSION } from "./contract.js";
+
+export { HOOK_METADATA_KEY, WIRE_VERSION };
+
+/** Why a value could not be decoded: the only error `decode` throws. */
+export class SessionInboxWireError extends Error {
+  constructor(code, message, version) {
+    super(message);
+    this.name = "SessionInboxWireError";
+    this.code = code;
+    if (version !== undefined) this.version = version;
+  }
+}
+
+/** The metadata a consumer stamps on createHook. */
+export function hookMetadata() {
+  return { [HOOK_METADATA_KEY]: WIRE_VERSION };
+}
+
+function base64Bytes(text) {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+let startFailure = null;
+try {
+  if (typeof WebAssembly !== "object" || WebAssembly === null) {
+    throw new Error("there is no WebAssembly global in this context");
+  }
+  const module = new WebAssembly.Module(base64Bytes(WASM_BASE64));
+  const exports = exportsOf(new WebAssembly.Instance(module, IMPORTS).exports);
+  __wbg_set_wasm(exports);
+  exports.__wbindgen_start();
+} catch (cause) {
+  const why = cause && cause.message ? cause.message : String(cause);
+  startFailure = new Error(
+    `hookwire: the session inbox decoder cannot start because WebAssembly is unavailable here (${why}); ` +
+      "a sandbox that forbids wasm code generation cannot run it",
+    { cause },
+  );
+  startFailure.name = "HookwireStartError";
+}
+
+function message(code, version, detail) {
+  return MESSAGES[code]
+    .replace("{version}", String(version))
+    .replace("{current}", String(WIRE_VERSION))
+    .replace("{detail}", detail);
+}
+
+/**
+ * Decode a session inbox value of any version: a fresh normalized object whose opaque subtrees
+ * are the input's own references. Throws SessionInboxWireError, and nothing else.
+ */
+export function decode(value) {
+  if (startFailure !== null) throw startFailure;
+  const out = wasmDecode(value);
+  if (out !== undefined) return out;
+  const code = CODES[error_code()];
+  const version = error_version();
+  const detail = DETAILS[error_detail()];
+  throw new SessionInboxWireError(code, message(code, version, detail), Number.isNaN(version) ? undefined : version);
+}

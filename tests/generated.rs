@@ -1,0 +1,39 @@
+//! Generated files that CI checks but never writes: the JS contract module and the TypeScript
+//! declarations of `pkg/`. `HOOKWIRE_BLESS=1 cargo test` rewrites them.
+
+mod common;
+
+use hookwire::jsgen::{contract_js, typescript_declarations};
+
+fn compare(rel: &str, generated: &str) {
+    let path = common::root().join(rel);
+    if hookwire::artifacts::blessing() {
+        std::fs::write(&path, generated).unwrap();
+        return;
+    }
+    let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(on_disk == generated, "{rel} is stale: regenerate it with HOOKWIRE_BLESS=1 cargo test");
+}
+
+#[test]
+fn js_contract_is_current() {
+    compare("js/contract.js", &contract_js());
+}
+
+#[test]
+fn typescript_declarations_are_current() {
+    compare("js/hookwire.d.ts", &typescript_declarations());
+}
+
+#[test]
+fn declarations_name_every_kind_and_code() {
+    let ts = typescript_declarations();
+    for kind in ["\"deliver\"", "\"session-timeout\"", "\"clear\"", "\"compact\"", "\"reset\"", "\"cancel\""] {
+        assert!(ts.contains(&format!("readonly kind: {kind};")), "{kind}");
+    }
+    assert!(!ts.contains("readonly version: 1") && !ts.contains("readonly payload?:"), "wire-only fields are not decoded");
+    assert!(!ts.contains(": any") && !ts.contains("<any>"));
+    for code in hookwire::ErrorCode::ALL {
+        assert!(ts.contains(code.as_str()));
+    }
+}
