@@ -26,7 +26,11 @@ pub fn contract_js() -> String {
         .collect();
     let mut out = format!("// {HEADER}\n");
     let _ = writeln!(out, "export const WIRE_VERSION = {WIRE_VERSION};");
-    let _ = writeln!(out, "export const HOOK_METADATA_KEY = {};", js_string(HOOK_METADATA_KEY));
+    let _ = writeln!(
+        out,
+        "export const HOOK_METADATA_KEY = {};",
+        js_string(HOOK_METADATA_KEY)
+    );
     let _ = writeln!(out, "export const CODES = [{}];", codes.join(", "));
     let _ = writeln!(out, "export const DETAILS = [\n  {},\n];", details.join(",\n  "));
     let _ = writeln!(out, "export const MESSAGES = {{\n{}\n}};", messages.join("\n"));
@@ -48,11 +52,16 @@ fn type_name(kind: &str) -> String {
 /// The variant of the v1 wire shape whose `kind` is `kind`, as its object fields.
 fn variant_fields(kind: &str) -> &'static [crate::shape::Field] {
     let Shape::Named(def) = &v1::WIRE else { return &[] };
-    let Shape::Tagged { variants, .. } = &def.shape else { return &[] };
+    let Shape::Tagged { variants, .. } = &def.shape else {
+        return &[];
+    };
     for v in variants.iter() {
         let Shape::Named(d) = v else { continue };
         let Shape::Object(f) = &d.shape else { continue };
-        if f.fields.iter().any(|x| x.name == "kind" && matches!(x.shape, Shape::Const(k) if *k == kind)) {
+        if f.fields
+            .iter()
+            .any(|x| x.name == "kind" && matches!(x.shape, Shape::Const(k) if *k == kind))
+        {
             return f.fields;
         }
     }
@@ -66,7 +75,12 @@ fn decoded_type(spec: &KindSpec) -> (String, String) {
     for sym in spec.fields {
         let name = SYMBOLS[sym.0 as usize];
         if let Some(f) = fields.iter().find(|f| f.name == name) {
-            let _ = writeln!(body, "  readonly {name}{}: {};", if f.required { "" } else { "?" }, typescript(f.shape));
+            let _ = writeln!(
+                body,
+                "  readonly {name}{}: {};",
+                if f.required { "" } else { "?" },
+                typescript(f.shape)
+            );
         }
     }
     body.push('}');
@@ -77,23 +91,44 @@ fn decoded_type(spec: &KindSpec) -> (String, String) {
 pub fn typescript_declarations() -> String {
     let mut out = format!("// {HEADER}\n\n");
     out.push_str("/** Any JSON value. */\nexport type JsonValue = null | boolean | number | string | readonly JsonValue[] | JsonObject;\n");
-    out.push_str("/** A plain object of JSON values. */\nexport type JsonObject = { readonly [key: string]: JsonValue };\n");
+    out.push_str(
+        "/** A plain object of JSON values. */\nexport type JsonObject = { readonly [key: string]: JsonValue };\n",
+    );
     out.push_str("/** Binary data: a string in JSON; passed through unchanged in JS. */\nexport type Binary = string | Uint8Array | ArrayBuffer | URL;\n\n");
     for d in named_defs(&v1::WIRE) {
         if d.id.starts_with("SessionInbox.V1") {
             continue;
         }
-        let _ = writeln!(out, "/** {} ({}) */\nexport type {} = {};\n", d.doc, d.id, d.name, typescript(&d.shape));
+        let _ = writeln!(
+            out,
+            "/** {} ({}) */\nexport type {} = {};\n",
+            d.doc,
+            d.id,
+            d.name,
+            typescript(&d.shape)
+        );
     }
     let mut names = Vec::new();
     for spec in KINDS {
         let (name, body) = decoded_type(spec);
-        let _ = writeln!(out, "/** A decoded `{}` value. */\nexport type {name} = {body};\n", SYMBOLS[spec.kind.0 as usize]);
+        let _ = writeln!(
+            out,
+            "/** A decoded `{}` value. */\nexport type {name} = {body};\n",
+            SYMBOLS[spec.kind.0 as usize]
+        );
         names.push(name);
     }
-    let _ = writeln!(out, "/** A decoded session inbox value (SPEC §4): one per kind. */\nexport type SessionInboxValue =\n  | {};\n", names.join("\n  | "));
+    let _ = writeln!(
+        out,
+        "/** A decoded session inbox value (SPEC §4): one per kind. */\nexport type SessionInboxValue =\n  | {};\n",
+        names.join("\n  | ")
+    );
     let codes: Vec<String> = ErrorCode::ALL.iter().map(|c| format!("\"{}\"", c.as_str())).collect();
-    let _ = writeln!(out, "/** A stable error code. */\nexport type SessionInboxWireErrorCode = {};\n", codes.join(" | "));
+    let _ = writeln!(
+        out,
+        "/** A stable error code. */\nexport type SessionInboxWireErrorCode = {};\n",
+        codes.join(" | ")
+    );
     let _ = write!(
         out,
         "/** Why a value could not be decoded. The only error `decode` throws. */

@@ -18,9 +18,9 @@ pub mod session_inbox;
 #[cfg(feature = "std")]
 pub mod canonical;
 #[cfg(feature = "std")]
-pub mod json;
-#[cfg(feature = "std")]
 pub mod jsgen;
+#[cfg(feature = "std")]
+pub mod json;
 #[cfg(feature = "std")]
 pub mod removable;
 #[cfg(feature = "std")]

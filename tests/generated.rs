@@ -12,7 +12,10 @@ fn compare(rel: &str, generated: &str) {
         return;
     }
     let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(on_disk == generated, "{rel} is stale: regenerate it with HOOKWIRE_BLESS=1 cargo test");
+    assert!(
+        on_disk == generated,
+        "{rel} is stale: regenerate it with HOOKWIRE_BLESS=1 cargo test"
+    );
 }
 
 #[test]
@@ -28,10 +31,20 @@ fn typescript_declarations_are_current() {
 #[test]
 fn declarations_name_every_kind_and_code() {
     let ts = typescript_declarations();
-    for kind in ["\"deliver\"", "\"session-timeout\"", "\"clear\"", "\"compact\"", "\"reset\"", "\"cancel\""] {
+    for kind in [
+        "\"deliver\"",
+        "\"session-timeout\"",
+        "\"clear\"",
+        "\"compact\"",
+        "\"reset\"",
+        "\"cancel\"",
+    ] {
         assert!(ts.contains(&format!("readonly kind: {kind};")), "{kind}");
     }
-    assert!(!ts.contains("readonly version: 1") && !ts.contains("readonly payload?:"), "wire-only fields are not decoded");
+    assert!(
+        !ts.contains("readonly version: 1") && !ts.contains("readonly payload?:"),
+        "wire-only fields are not decoded"
+    );
     assert!(!ts.contains(": any") && !ts.contains("<any>"));
     for code in hookwire::ErrorCode::ALL {
         assert!(ts.contains(code.as_str()));

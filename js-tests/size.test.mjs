@@ -1,0 +1,37 @@
+// The size gate of size-budget.toml: green on the real budget, red (with twiggy's view of what
+// is over) when a limit is set below the current size or a forbidden item is present.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { root } from "./helpers.mjs";
+
+const gate = (budget) => spawnSync(process.execPath, [join(root, "scripts", "size-gate.mjs"), ...(budget ? [budget] : [])], { encoding: "utf8" });
+
+function budgetWith(edit) {
+  const file = join(mkdtempSync(join(tmpdir(), "hookwire-budget-")), "size-budget.toml");
+  writeFileSync(file, edit(readFileSync(join(root, "size-budget.toml"), "utf8")));
+  return file;
+}
+
+test("the shipped decoder is within its budget", () => {
+  const r = gate();
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /size gate: ok/);
+});
+
+test("a limit below the current size fails and shows what grew", () => {
+  const r = gate(budgetWith((t) => t.replace(/^raw = [\d_]+/m, "raw = 1_000")));
+  assert.equal(r.status, 1, r.stdout + r.stderr);
+  assert.match(r.stdout, /wasm\.raw is \d+ B, over its limit of 1000 B/);
+  assert.match(r.stdout, /twiggy top/);
+  assert.match(r.stdout, /Shallow Bytes/);
+});
+
+test("a forbidden item in the wasm fails", () => {
+  const r = gate(budgetWith((t) => t.replace('items = ["core::fmt"', 'items = ["lol_alloc", "core::fmt"')));
+  assert.equal(r.status, 1, r.stdout + r.stderr);
+  assert.match(r.stdout, /forbidden item "lol_alloc"/);
+});

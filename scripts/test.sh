@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The whole test suite, exactly as CI runs it: installs what is missing, then lints, Rust tests,
+# the registry guard, the wasm build of pkg/, its size gate, and the JS tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { printf '\n== %s\n' "$*"; }
+
+scripts/setup.sh
+
+step "format and lints"
+cargo fmt --check
+cargo clippy --quiet --all-targets -- -D warnings
+
+step "the decoder alone builds for wasm32-unknown-unknown (no_std, no default features)"
+cargo build --quiet --lib --release --target wasm32-unknown-unknown --no-default-features
+
+step "Rust tests"
+cargo test
+
+step "registry guard"
+cargo run --quiet -- check
+
+step "pkg/ (wasm-pack, wasm-opt, esbuild)"
+node scripts/build-pkg.mjs
+
+step "size gate"
+node scripts/size-gate.mjs
+
+step "JS tests"
+node --test js-tests/
