@@ -50,3 +50,11 @@ test("contract constants and the metadata helper", () => {
   assert.equal(hookwire.HOOK_METADATA_KEY, "sessionInboxWireVersion");
   assert.deepEqual(hookwire.hookMetadata(), { sessionInboxWireVersion: 1 });
 });
+
+test("the package loads by require and by import, as one instance", async () => {
+  const { entryPath } = await import("./helpers.mjs");
+  const esm = await import(entryPath());
+  assert.equal(esm.decode, hookwire.decode, "import and require share one module instance");
+  assert.equal(esm.SessionInboxWireError, hookwire.SessionInboxWireError);
+  assert.deepEqual(esm.decode({ kind: "compact" }), { kind: "compact" });
+});

@@ -1,6 +1,7 @@
 // Generated from the Rust sources by `HOOKWIRE_BLESS=1 cargo test`; do not edit.
 export const WIRE_VERSION = 1;
 export const HOOK_METADATA_KEY = "sessionInboxWireVersion";
+export const SYMBOLS = ["version", "kind", "payload", "payloads", "auth", "caller", "deliveryMetadata", "requestId", "taskDeliveryId", "turnPolicy", "delivery", "payloadIndex", "reason", "taskId", "turnId", "deliver", "send", "session-timeout", "clear", "compact", "reset", "cancel"];
 export const CODES = ["", "NOT_OBJECT", "MALFORMED_VERSION", "NEWER_VERSION", "MIGRATION", "LEGACY_SHAPE", "UNKNOWN_KIND", "INVALID", "UNSUPPORTED_TARGET", "RUN_MISMATCH"];
 export const DETAILS = [
   "",
@@ -28,7 +29,4 @@ export const MESSAGES = {
   MIGRATION: "the migration registry is broken at version {version}: {detail} (a bug in the registry)",
   LEGACY_SHAPE: "an unversioned value has a shape no historic writer produced: {detail}",
   UNKNOWN_KIND: "kind is missing or is not a kind of the current version",
-  INVALID: "invalid wire value",
-  UNSUPPORTED_TARGET: "unsupported target",
-  RUN_MISMATCH: "run mismatch",
 };

@@ -21,6 +21,7 @@ export const WASM_FEATURES = [
   "--enable-multivalue",
 ];
 
+
 rmSync(pkg, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 run("wasm-pack", [
@@ -36,36 +37,54 @@ run(bin("wasm-opt"), [raw, "-Oz", ...WASM_FEATURES, "-g", "-o", named]);
 // paid twice, in the wasm and in the glue); the JS side gets the name map below.
 const map = JSON.parse(
   execFileSync(bin("wasm-opt"), [
-    named, "-Oz", ...WASM_FEATURES, "--strip-debug", "--strip-producers",
+    named, "-Oz", ...WASM_FEATURES, "--strip-debug", "--strip-producers", "--strip-target-features",
     "--minify-imports-and-exports-and-modules", "-o", shipped,
   ], { cwd: root, encoding: "utf8" }),
 );
 
 const bytes = readFileSync(shipped);
 const inline = join(work, "inline.js");
-const used = map.imports.map(([, name]) => name);
+// Each import comes from the wasm-bindgen glue or straight from js/host.js (wasm-bindgen imports
+// a function directly when it needs no shim); all of them get their minified names.
+const sources = { "./hookwire_bg.js": "hookwire:glue", "hookwire:host": "hookwire:host" };
+const lines = [];
+const fields = [];
+map.imports.forEach(([module, name, short], i) => {
+  if (!sources[module]) throw new Error(`unexpected wasm import module ${module}`);
+  lines.push(`import { ${name} as i${i} } from "${sources[module]}";`);
+  fields.push(`${short}: i${i}`);
+});
 writeFileSync(
   inline,
-  `import { ${used.join(", ")} } from "hookwire:glue";\n` +
-    `export const WASM_BASE64 = ${JSON.stringify(bytes.toString("base64"))};\n` +
-    `export const IMPORTS = { a: { ${map.imports.map(([, name, short]) => `${short}: ${name}`).join(", ")} } };\n` +
+  lines.join("\n") +
+    `\nexport const WASM_BASE64 = ${JSON.stringify(bytes.toString("base64"))};\n` +
+    `export const IMPORTS = { a: { ${fields.join(", ")} } };\n` +
     `export const exportsOf = (e) => ({ ${map.exports.map(([name, short]) => `${name}: e.${short}`).join(", ")} });\n`,
 );
-copyFileSync(join(pkg, "hookwire_bg.js"), join(work, "glue.js"));
-
+// Bundle as ESM, then turn the single trailing `export{…}` into `module.exports={…}`: the same
+// CommonJS file esbuild's cjs format would give, without its ~0.5 KB of interop helpers. Node's
+// cjs-module-lexer reads the literal, so `import { decode } from "hookwire"` works too.
 const esbuild = await import("esbuild");
-await esbuild.build({
+const built = await esbuild.build({
   entryPoints: [join(root, "js", "entry.js")],
-  outfile: join(pkg, "hookwire.cjs"),
+  write: false,
   bundle: true,
-  format: "cjs",
-  platform: "node",
+  format: "esm",
+  platform: "neutral",
   target: "es2022",
   minify: true,
   legalComments: "none",
-  alias: { "hookwire:glue": join(work, "glue.js"), "hookwire:wasm": inline },
+  alias: { "hookwire:glue": join(work, "glue.js"), "hookwire:wasm": inline, "hookwire:host": join(root, "js", "host.js") },
   logLevel: "warning",
 });
+const esm = built.outputFiles[0].text;
+const tail = /export\{([^}]*)\};?\s*$/.exec(esm);
+if (!tail || esm.indexOf("export{") !== tail.index) throw new Error("expected exactly one trailing export statement");
+const entries = tail[1].split(",").map((pair) => {
+  const [local, exported = local] = pair.trim().split(/\s+as\s+/);
+  return `${exported}:${local}`;
+});
+writeFileSync(join(pkg, "hookwire.cjs"), `${esm.slice(0, tail.index)}module.exports={${entries.join(",")}};\n`);
 
 for (const f of ["hookwire.js", "hookwire_bg.js", "hookwire_bg.wasm.d.ts", "hookwire.d.ts", ".gitignore"]) {
   rmSync(join(pkg, f), { force: true });

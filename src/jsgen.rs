@@ -15,12 +15,13 @@ fn js_string(s: &str) -> String {
     crate::canonical::to_string(&serde_json::Value::String(s.into()))
 }
 
-/// `js/contract.js`: codes and details by their `repr`, decode message templates, constants.
+/// `js/contract.js`: the symbol table, codes and details by their `repr`, the decode message
+/// templates (the first six codes are the decoder's), constants.
 pub fn contract_js() -> String {
     let mut codes = vec![String::from("\"\"")];
     codes.extend(ErrorCode::ALL.iter().map(|c| js_string(c.as_str())));
     let details: Vec<String> = Detail::ALL.iter().map(|d| js_string(d.text())).collect();
-    let messages: Vec<String> = ErrorCode::ALL
+    let messages: Vec<String> = ErrorCode::ALL[..6]
         .iter()
         .map(|c| format!("  {}: {},", c.as_str(), js_string(message_template(*c))))
         .collect();
@@ -31,6 +32,8 @@ pub fn contract_js() -> String {
         "export const HOOK_METADATA_KEY = {};",
         js_string(HOOK_METADATA_KEY)
     );
+    let symbols: Vec<String> = SYMBOLS.iter().map(|s| js_string(s)).collect();
+    let _ = writeln!(out, "export const SYMBOLS = [{}];", symbols.join(", "));
     let _ = writeln!(out, "export const CODES = [{}];", codes.join(", "));
     let _ = writeln!(out, "export const DETAILS = [\n  {},\n];", details.join(",\n  "));
     let _ = writeln!(out, "export const MESSAGES = {{\n{}\n}};", messages.join("\n"));
