@@ -1,0 +1,45 @@
+// Compiled (not run) by js-tests/types.test.mjs against pkg/hookwire.d.ts: the declarations
+// must type a consumer's real code, narrow by kind, and reject what the contract does not allow.
+import { decode, hookMetadata, HOOK_METADATA_KEY, SessionInboxWireError, WIRE_VERSION } from "hookwire";
+import type { SessionInboxValue, SessionInboxWireErrorCode, UserContentPart } from "hookwire";
+
+const metadata: { readonly sessionInboxWireVersion: 1 } = hookMetadata();
+const key: "sessionInboxWireVersion" = HOOK_METADATA_KEY;
+const version: 1 = WIRE_VERSION;
+
+export function handle(payload: unknown): string {
+  let value: SessionInboxValue;
+  try {
+    value = decode(payload);
+  } catch (e) {
+    if (e instanceof SessionInboxWireError) {
+      const code: SessionInboxWireErrorCode = e.code;
+      return `${code} ${e.version ?? ""} ${metadata.sessionInboxWireVersion} ${key} ${version}`;
+    }
+    throw e;
+  }
+  switch (value.kind) {
+    case "deliver": {
+      const first = value.payloads[0];
+      const parts: ReadonlyArray<UserContentPart> = typeof first?.message === "string" ? [] : first?.message ?? [];
+      const image = parts.find((p) => p.type === "image");
+      const bytes: string | Uint8Array | ArrayBuffer | URL | undefined = image?.type === "image" ? image.image : undefined;
+      return `${value.payloads.length} ${value.auth === null ? "anonymous" : value.auth?.principalId} ${value.turnPolicy ?? "queue"} ${String(bytes)}`;
+    }
+    case "reset":
+      return value.reason ?? "";
+    case "cancel":
+      return `${value.taskId} ${value.turnId}`;
+    case "session-timeout":
+    case "clear":
+    case "compact":
+      return value.kind;
+  }
+}
+
+// @ts-expect-error: the wire-only version is not part of a decoded value
+export const noVersion = (v: SessionInboxValue) => v.version;
+// @ts-expect-error: there is no send kind after decode
+export const noSend = (v: SessionInboxValue) => v.kind === "send";
+// @ts-expect-error: decoded values are read-only
+export const readOnly = (v: SessionInboxValue) => { v.kind = "clear"; };
