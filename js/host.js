@@ -59,10 +59,13 @@ export function objects(a) {
   }
 }
 
-/** A shallow copy ({...obj}), or {} if copying threw. */
+/**
+ * A shallow copy, or {} if copying threw. Spread defines properties (Object.assign would *set*
+ * them, and setting an own "__proto__" key would change the copy's prototype).
+ */
 export function copy(obj) {
   try {
-    return Object.assign({}, obj);
+    return { ...obj };
   } catch {
     failures++;
     return {};

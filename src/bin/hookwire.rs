@@ -12,8 +12,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Input nested deeper than this is refused with `TOO_DEEP` (it is far beyond any real payload,
-/// and the work thread's stack is sized for it).
-const MAX_DEPTH: usize = 100_000;
+/// and the work thread's stack is sized for it: about 2 KiB a level in a debug build).
+const MAX_DEPTH: usize = 131_072;
 /// The work thread's stack: deep JSON is parsed, cloned, written and dropped recursively.
 const STACK: usize = 1 << 30;
 
@@ -194,7 +194,18 @@ fn parse(bytes: &[u8]) -> Result<Value, Failure> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     de.disable_recursion_limit();
     let value = Value::deserialize(&mut de).and_then(|v| de.end().map(|()| v));
-    value.map_err(|e| input_error("INVALID_JSON", format!("input is not JSON: {e}")))
+    value.map_err(|e| {
+        let text = e.to_string();
+        let why = if text.contains("escape") {
+            " (an unpaired UTF-16 surrogate escape such as \\ud800 cannot be held without altering it)"
+        } else {
+            ""
+        };
+        input_error(
+            "INVALID_JSON",
+            format!("input is not JSON this tool can read: {text}{why}"),
+        )
+    })
 }
 
 /// The deepest nesting of arrays and objects in a JSON text (strings skipped).
