@@ -34,6 +34,7 @@ function base64Bytes(text) {
 }
 
 let startFailure = null;
+let wasm = null;
 try {
   if (typeof WebAssembly !== "object" || WebAssembly === null) {
     throw new Error("there is no WebAssembly global in this context");
@@ -42,6 +43,7 @@ try {
   const exports = exportsOf(new WebAssembly.Instance(module, IMPORTS).exports);
   __wbg_set_wasm(exports);
   exports.__wbindgen_start();
+  wasm = exports;
 } catch (cause) {
   const why = cause && cause.message ? cause.message : String(cause);
   startFailure = new Error(
@@ -71,4 +73,10 @@ export function decode(value) {
   const version = error_version();
   const detail = DETAILS[error_detail()];
   throw new SessionInboxWireError(code, message(code, version, detail), Number.isNaN(version) ? undefined : version);
+}
+
+/** The decoder's own resources: wasm linear memory bytes and externref table slots. */
+export function memoryStats() {
+  if (startFailure !== null) throw startFailure;
+  return { memoryBytes: wasm.memory.buffer.byteLength, tableSlots: wasm.__wbindgen_externrefs.length };
 }

@@ -105,3 +105,5 @@ export declare function hookMetadata(): { readonly sessionInboxWireVersion: 1 };
  * are the input's own references. Throws SessionInboxWireError, and nothing else.
  */
 export declare function decode(value: unknown): SessionInboxValue;
+/** The decoder's own resources, for soak tests: wasm memory bytes and externref table slots. */
+export declare function memoryStats(): { readonly memoryBytes: number; readonly tableSlots: number };

@@ -153,6 +153,8 @@ export declare function hookMetadata(): {{ readonly {HOOK_METADATA_KEY}: {WIRE_V
  * are the input's own references. Throws SessionInboxWireError, and nothing else.
  */
 export declare function decode(value: unknown): SessionInboxValue;
+/** The decoder's own resources, for soak tests: wasm memory bytes and externref table slots. */
+export declare function memoryStats(): {{ readonly memoryBytes: number; readonly tableSlots: number }};
 "
     );
     out
