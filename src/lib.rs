@@ -18,6 +18,8 @@ pub mod session_inbox;
 #[cfg(feature = "std")]
 pub mod canonical;
 #[cfg(feature = "std")]
+pub mod invariants;
+#[cfg(feature = "std")]
 pub mod jsgen;
 #[cfg(feature = "std")]
 pub mod json;

@@ -165,9 +165,71 @@ impl Shape {
     }
 
     /// Validate `value` against this shape; the error names the first failing place.
+    ///
+    /// A value that passes costs one allocation-free walk ([`Shape::accepts`]); only a failing
+    /// one is walked again in declaration order to name the first failing place.
     pub fn validate(&self, value: &Value) -> Result<(), EncodeError> {
+        let accepted = self.accepts(value);
         let mut path = String::new();
-        self.check(value, &mut path)
+        if accepted {
+            debug_assert!(
+                self.check(value, &mut path).is_ok(),
+                "accepts and check disagree on {value}"
+            );
+            return Ok(());
+        }
+        let result = self.check(value, &mut path);
+        debug_assert!(result.is_err(), "accepts and check disagree on {value}");
+        result
+    }
+
+    /// Whether `value` has this shape: the fast path of [`Shape::validate`], with no path and no
+    /// allocation; each object is walked once, key by key.
+    pub fn accepts(&self, v: &Value) -> bool {
+        match self {
+            Shape::Named(d) => d.shape.accepts(v),
+            Shape::Str | Shape::Binary => v.is_string(),
+            Shape::Number => v.is_number(),
+            Shape::Integer { min, max } => v
+                .as_f64()
+                .is_some_and(|n| n.fract() == 0.0 && n >= *min as f64 && n <= *max as f64),
+            Shape::Null => v.is_null(),
+            Shape::ConstNumber(n) => v.as_f64() == Some(f64::from(*n)),
+            Shape::Const(c) => v.as_str() == Some(c),
+            Shape::Enum(set) => v.as_str().is_some_and(|s| set.contains(&s)),
+            Shape::Array(item) => v.as_array().is_some_and(|a| a.iter().all(|x| item.accepts(x))),
+            Shape::Object(fields) => {
+                let Some(map) = v.as_object() else { return false };
+                let mut required = 0;
+                for (k, x) in map {
+                    match fields.fields.iter().find(|f| f.name == k.as_str()) {
+                        Some(f) if f.shape.accepts(x) => required += usize::from(f.required),
+                        Some(_) => return false,
+                        None if fields.strict => return false,
+                        None => {}
+                    }
+                }
+                required == fields.fields.iter().filter(|f| f.required).count()
+            }
+            Shape::Map(value_shape) => v
+                .as_object()
+                .is_some_and(|m| m.values().all(|x| value_shape.accepts(x))),
+            Shape::AnyOf(alts) => alts
+                .iter()
+                .find(|a| a.accepts_type(type_name(v)))
+                .is_some_and(|a| a.accepts(v)),
+            Shape::Tagged { tag, variants } => {
+                let Some(t) = v.get(*tag).and_then(Value::as_str) else {
+                    return false;
+                };
+                variants
+                    .iter()
+                    .find(|s| variant_tag(s, tag) == Some(t))
+                    .is_some_and(|s| s.accepts(v))
+            }
+            Shape::Json => true,
+            Shape::JsonObject => v.is_object(),
+        }
     }
 
     fn check(&self, v: &Value, path: &mut String) -> Result<(), EncodeError> {

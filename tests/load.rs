@@ -10,7 +10,9 @@ const LINES: usize = 1_000_000;
 fn decode_line(i: usize) -> String {
     match i % 5 {
         _ if i % 97 == 0 => "not json".into(),
-        0 => format!(r#"{{"kind":"send","payload":{{"message":"m{i}"}},"delivery":{{"channelKind":"c","channelName":"n","deliveryId":"d{i}"}}}}"#),
+        0 => format!(
+            r#"{{"kind":"send","payload":{{"message":"m{i}"}},"delivery":{{"channelKind":"c","channelName":"n","deliveryId":"d{i}"}}}}"#
+        ),
         1 => r#"{"kind":"deliver","version":1,"payloads":[{"message":"x"}],"payload":{"message":"x"}}"#.into(),
         2 => r#"{"kind":"clear","version":2}"#.into(),
         3 => format!(r#"{{"kind":"deliver","payloads":[{{"message":"legacy {i}"}}]}}"#),
@@ -78,7 +80,10 @@ fn a_million_lines_decode_with_flat_memory() {
     let expected_errors = (0..LINES).filter(|i| i % 97 == 0 || i % 5 == 2).count();
     assert_eq!(errors, expected_errors);
     assert!(early > 0 && late > 0, "no /proc sample");
-    assert!(late <= early + 4096, "resident memory grew from {early} KiB to {late} KiB");
+    assert!(
+        late <= early + 4096,
+        "resident memory grew from {early} KiB to {late} KiB"
+    );
 }
 
 #[test]
@@ -87,5 +92,8 @@ fn a_million_lines_encode_with_flat_memory() {
     assert_eq!(answers, LINES);
     let expected_errors = (0..LINES).filter(|i| i % 89 == 0 || i % 4 == 2).count();
     assert_eq!(errors, expected_errors);
-    assert!(late <= early + 4096, "resident memory grew from {early} KiB to {late} KiB");
+    assert!(
+        late <= early + 4096,
+        "resident memory grew from {early} KiB to {late} KiB"
+    );
 }

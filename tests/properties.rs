@@ -342,7 +342,7 @@ proptest! {
         stray in any::<bool>(),
     ) {
         let schema = schema();
-        let built = v1::build(&command).unwrap();
+        let built = v1::build(command.clone()).unwrap();
         prop_assert!(v1::validate(&built).is_ok());
         prop_assert!(schema.is_valid(&built));
         let mut bad = built.clone();

@@ -47,7 +47,7 @@ fn validator() -> jsonschema::Validator {
 fn candidates() -> Vec<(String, Value)> {
     let mut out = Vec::new();
     for case in cases("encode") {
-        if let Ok(built) = v1::build(&case.data["command"]) {
+        if let Ok(built) = v1::build(case.data["command"].clone()) {
             out.push((case.name.clone(), built));
         }
     }

@@ -101,6 +101,11 @@ impl Target {
 /// assert_eq!(wire["payload"], wire["payloads"][0]);
 /// ```
 pub fn encode(command: &Value, target: Target) -> Result<Value, EncodeError> {
+    encode_owned(command.clone(), target)
+}
+
+/// [`encode`], taking the command by value: nothing is copied but the mirror.
+pub fn encode_owned(command: Value, target: Target) -> Result<Value, EncodeError> {
     let target = target.check()?;
     let wire = v1::build(command)?;
     v1::validate(&wire)?;
@@ -109,8 +114,8 @@ pub fn encode(command: &Value, target: Target) -> Result<Value, EncodeError> {
     };
     Ok(match target {
         Target::Version(_) => Value::Object(map),
-        Target::V0(V0Variant::Deliver) => v0::to_deliver_envelope(&map),
-        Target::V0(V0Variant::Send) => v0::to_raw_send(&map),
+        Target::V0(V0Variant::Deliver) => v0::to_deliver_envelope(map),
+        Target::V0(V0Variant::Send) => v0::to_raw_send(map),
     })
 }
 

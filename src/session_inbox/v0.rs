@@ -26,8 +26,8 @@ pub const ENCODERS_REMOVAL: Removable = Removable {
 
 /// A validated v1 value as the legacy deliver envelope: drop `version` and the mirror.
 /// Controls lose only `version`.
-pub fn to_deliver_envelope(v1: &Map<String, Value>) -> Value {
-    let mut out = v1.clone();
+pub fn to_deliver_envelope(v1: Map<String, Value>) -> Value {
+    let mut out = v1;
     out.remove("version");
     if out.get("kind").and_then(Value::as_str) == Some("deliver") {
         out.remove("payload");
@@ -37,7 +37,7 @@ pub fn to_deliver_envelope(v1: &Map<String, Value>) -> Value {
 
 /// A validated v1 value as the raw send command: a deliver becomes `{kind:"send", payload:
 /// <mirror>, delivery: <entry with payloadIndex 0, without it>, …}`; controls lose `version`.
-pub fn to_raw_send(v1: &Map<String, Value>) -> Value {
+pub fn to_raw_send(mut v1: Map<String, Value>) -> Value {
     if v1.get("kind").and_then(Value::as_str) != Some("deliver") {
         return to_deliver_envelope(v1);
     }
@@ -45,24 +45,21 @@ pub fn to_raw_send(v1: &Map<String, Value>) -> Value {
     out.insert("kind".into(), Value::String(RAW_SEND.into()));
     out.insert(
         "payload".into(),
-        v1.get("payload").cloned().unwrap_or_else(|| Value::Object(Map::new())),
+        v1.remove("payload").unwrap_or_else(|| Value::Object(Map::new())),
     );
-    let first = v1
-        .get("deliveryMetadata")
-        .and_then(Value::as_array)
-        .and_then(|entries| {
-            entries
-                .iter()
-                .find(|e| e.get("payloadIndex").and_then(Value::as_f64) == Some(0.0))
-        });
-    if let Some(Value::Object(entry)) = first {
-        let mut delivery = entry.clone();
+    let first = match v1.remove("deliveryMetadata") {
+        Some(Value::Array(entries)) => entries
+            .into_iter()
+            .find(|e| e.get("payloadIndex").and_then(Value::as_f64) == Some(0.0)),
+        _ => None,
+    };
+    if let Some(Value::Object(mut delivery)) = first {
         delivery.remove("payloadIndex");
         out.insert("delivery".into(), Value::Object(delivery));
     }
     for key in ["auth", "caller", "requestId", "taskDeliveryId", "turnPolicy"] {
-        if let Some(v) = v1.get(key) {
-            out.insert(key.into(), v.clone());
+        if let Some(v) = v1.remove(key) {
+            out.insert(key.into(), v);
         }
     }
     Value::Object(out)
@@ -81,11 +78,11 @@ mod tests {
     fn deliver_envelope_drops_version_and_mirror() {
         let v1 = obj(json!({"kind": "deliver", "version": 1, "payloads": [{}], "payload": {}, "requestId": "r"}));
         assert_eq!(
-            to_deliver_envelope(&v1),
+            to_deliver_envelope(v1),
             json!({"kind": "deliver", "payloads": [{}], "requestId": "r"})
         );
         assert_eq!(
-            to_deliver_envelope(&obj(json!({"kind": "reset", "version": 1}))),
+            to_deliver_envelope(obj(json!({"kind": "reset", "version": 1}))),
             json!({"kind": "reset"})
         );
     }
@@ -98,11 +95,11 @@ mod tests {
             "auth": null
         }));
         assert_eq!(
-            to_raw_send(&v1),
+            to_raw_send(v1),
             json!({"kind": "send", "payload": {"m": 2}, "delivery": {"channelKind": "a"}, "auth": null})
         );
         assert_eq!(
-            to_raw_send(&obj(json!({"kind": "cancel", "version": 1, "taskId": "t"}))),
+            to_raw_send(obj(json!({"kind": "cancel", "version": 1, "taskId": "t"}))),
             json!({"kind": "cancel", "taskId": "t"})
         );
     }

@@ -317,22 +317,22 @@ pub const COMMAND_KINDS: &[&str] = &[
 /// The optional fields a `send` command carries over unchanged.
 const SEND_CARRIED: &[&str] = &["auth", "caller", "requestId", "taskDeliveryId", "turnPolicy"];
 
-/// Build the complete, not yet validated v1 value for `command` (SPEC §5.2).
-pub fn build(command: &Value) -> Result<Value, EncodeError> {
-    let Some(cmd) = command.as_object() else {
+/// Build the complete, not yet validated v1 value for `command` (SPEC §5.2), taking the
+/// command by value so nothing is copied but the mirror.
+pub fn build(command: Value) -> Result<Value, EncodeError> {
+    let Value::Object(mut cmd) = command else {
         return Err(EncodeError::invalid("", "a command object"));
     };
-    let kind = cmd.get("kind").and_then(Value::as_str);
-    let mut out = match kind {
+    let mut out = match cmd.get("kind").and_then(Value::as_str) {
         Some("send") => build_send(cmd)?,
         Some("deliver") => {
-            let mut out = cmd.clone();
-            if let Some(mirror) = cmd.get("payloads").and_then(coalesce) {
-                out.insert("payload".into(), mirror);
-            }
-            out
+            match cmd.get("payloads").and_then(coalesce) {
+                Some(mirror) => cmd.insert("payload".into(), mirror),
+                None => cmd.remove("payload"),
+            };
+            cmd
         }
-        Some(k) if COMMAND_KINDS.contains(&k) => cmd.clone(),
+        Some(k) if COMMAND_KINDS.contains(&k) => cmd,
         _ => {
             let list = COMMAND_KINDS
                 .iter()
@@ -346,8 +346,8 @@ pub fn build(command: &Value) -> Result<Value, EncodeError> {
     Ok(Value::Object(out))
 }
 
-fn build_send(cmd: &Map<String, Value>) -> Result<Map<String, Value>, EncodeError> {
-    let Some(payload) = cmd.get("payload") else {
+fn build_send(mut cmd: Map<String, Value>) -> Result<Map<String, Value>, EncodeError> {
+    let Some(payload) = cmd.remove("payload") else {
         return Err(EncodeError::invalid(
             "/payload",
             "DeliverPayload (required by a send command)",
@@ -355,24 +355,23 @@ fn build_send(cmd: &Map<String, Value>) -> Result<Map<String, Value>, EncodeErro
     };
     let mut out = Map::new();
     out.insert("kind".into(), json!("deliver"));
-    out.insert("payload".into(), payload.clone());
-    out.insert("payloads".into(), json!([payload]));
-    if let Some(delivery) = cmd.get("delivery") {
-        let Some(entry) = delivery.as_object() else {
+    if let Some(delivery) = cmd.remove("delivery") {
+        let Value::Object(mut entry) = delivery else {
             return Err(EncodeError::invalid(
                 "/deliveryMetadata/0",
                 "DeliveryEntry (the send's delivery must be an object)",
             ));
         };
-        let mut entry = entry.clone();
         entry.insert("payloadIndex".into(), json!(0));
-        out.insert("deliveryMetadata".into(), json!([entry]));
+        out.insert("deliveryMetadata".into(), Value::Array(vec![Value::Object(entry)]));
     }
     for &key in SEND_CARRIED {
-        if let Some(v) = cmd.get(key) {
-            out.insert(key.into(), v.clone());
+        if let Some(v) = cmd.remove(key) {
+            out.insert(key.into(), v);
         }
     }
+    out.insert("payload".into(), payload.clone());
+    out.insert("payloads".into(), Value::Array(vec![payload]));
     Ok(out)
 }
 
@@ -445,7 +444,7 @@ mod tests {
     #[test]
     fn send_is_built_field_by_field() {
         let v =
-            build(&json!({"kind": "send", "payload": {"message": "hi"}, "stray": 1, "turnPolicy": "steer"})).unwrap();
+            build(json!({"kind": "send", "payload": {"message": "hi"}, "stray": 1, "turnPolicy": "steer"})).unwrap();
         assert_eq!(
             v,
             json!({"kind": "deliver", "version": 1, "payload": {"message": "hi"}, "payloads": [{"message": "hi"}], "turnPolicy": "steer"})
@@ -455,7 +454,7 @@ mod tests {
 
     #[test]
     fn deliver_keeps_stray_keys_so_validation_rejects_them() {
-        let v = build(&json!({"kind": "deliver", "payloads": [], "stray": 1})).unwrap();
+        let v = build(json!({"kind": "deliver", "payloads": [], "stray": 1})).unwrap();
         let e = validate(&v).unwrap_err();
         assert_eq!((e.code, e.path.as_str()), (ErrorCode::Invalid, "/stray"));
     }
@@ -483,7 +482,7 @@ mod tests {
 
     #[test]
     fn validation_names_the_path_and_what_was_expected() {
-        let v = build(&json!({"kind": "deliver", "payloads": [{"message": [{"type": "text"}]}]})).unwrap();
+        let v = build(json!({"kind": "deliver", "payloads": [{"message": [{"type": "text"}]}]})).unwrap();
         let e = validate(&v).unwrap_err();
         assert_eq!(e.path, "/payloads/0/message/0/text");
         assert!(e.expected.contains("string"), "{}", e.expected);

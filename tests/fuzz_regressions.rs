@@ -1,0 +1,39 @@
+//! Every input the fuzzers ever found (`fuzz/regressions/<target>/*`) and every fixture, run
+//! through the same invariant checks the fuzz targets run (`hookwire::invariants`).
+
+mod common;
+
+use hookwire::invariants::{check_chain, check_decode, check_encode, check_negotiate};
+
+type Check = fn(&[u8]);
+
+const TARGETS: &[(&str, Check)] = &[
+    ("decode", check_decode),
+    ("encode", check_encode),
+    ("chain", check_chain),
+    ("negotiate", check_negotiate),
+];
+
+#[test]
+fn fuzz_regressions_hold() {
+    for (target, check) in TARGETS {
+        let dir = common::root().join("fuzz/regressions").join(target);
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            check(&std::fs::read(entry.path()).unwrap());
+        }
+    }
+}
+
+#[test]
+fn fixtures_hold_the_fuzz_invariants() {
+    for dir in common::DECODE_DIRS {
+        for case in common::cases(dir) {
+            let bytes = serde_json::to_vec(&case.data["input"]).unwrap();
+            check_decode(&bytes);
+            check_chain(&bytes);
+        }
+    }
+    for case in common::cases("encode") {
+        check_encode(&serde_json::to_vec(&case.data["command"]).unwrap());
+    }
+}
