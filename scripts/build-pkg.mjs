@@ -1,6 +1,8 @@
-// Build pkg/: wasm-pack compiles the no_std decoder (feature `wasm`), binaryen's wasm-opt
-// shrinks it (a names-kept copy goes to target/wasm/ for twiggy), and esbuild inlines the
-// bytes and the wasm-bindgen glue into one CommonJS entry that instantiates synchronously.
+// Build pkg/. Two wasm modules from the one crate, each compiled by wasm-pack and shrunk by
+// binaryen's wasm-opt (a names-kept copy goes to target/wasm/ for twiggy), then inlined as base64
+// by esbuild into a CommonJS entry that instantiates synchronously:
+//   hookwire.cjs  the no_std decoder (feature `wasm`), the workflow-safe main entry;
+//   encoder.cjs   the encoder and negotiation (feature `wasm-encoder`), for server and step code.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -10,7 +12,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = join(root, "pkg");
 const work = join(root, "target", "wasm");
 const bin = (name) => join(root, "node_modules", ".bin", name);
-const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+const run = (cmd, args, env) => execFileSync(cmd, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, ...env } });
 
 export const WASM_FEATURES = [
   "--enable-reference-types",
@@ -21,61 +23,62 @@ export const WASM_FEATURES = [
   "--enable-multivalue",
 ];
 
+/** wasm-pack + wasm-opt for one feature set; returns the inline module's path and the wasm bytes. */
+function compile(name, feature, outDir, env = {}) {
+  run("wasm-pack", [
+    "build", "--release", "--target", "bundler", "--out-dir", outDir, "--out-name", "hookwire", "--no-pack",
+    "--", "--no-default-features", "--features", feature,
+  ], env);
+  const out = join(root, outDir);
+  const named = join(work, `${name}.names.wasm`);
+  const shipped = join(work, `${name}.wasm`);
+  run(bin("wasm-opt"), [join(out, "hookwire_bg.wasm"), "-Oz", ...WASM_FEATURES, "-g", "-o", named]);
+  // The shipped module: stripped, and its import/export names minified (they would otherwise be
+  // paid twice, in the wasm and in the glue); the JS side gets the name map below.
+  const map = JSON.parse(
+    execFileSync(bin("wasm-opt"), [
+      named, "-Oz", ...WASM_FEATURES, "--strip-debug", "--strip-producers", "--strip-target-features",
+      "--minify-imports-and-exports-and-modules", "-o", shipped,
+    ], { cwd: root, encoding: "utf8" }),
+  );
+  const bytes = readFileSync(shipped);
+  const glue = join(work, `${name}.glue.js`);
+  copyFileSync(join(out, "hookwire_bg.js"), glue);
+  // Each import comes from the wasm-bindgen glue or straight from js/host.js (wasm-bindgen imports
+  // a function directly when it needs no shim); all of them get their minified names.
+  const sources = { "./hookwire_bg.js": "hookwire:glue", "hookwire:host": "hookwire:host" };
+  const lines = [];
+  const fields = [];
+  map.imports.forEach(([module, field, short], i) => {
+    if (!sources[module]) throw new Error(`unexpected wasm import module ${module}`);
+    lines.push(`import { ${field} as i${i} } from "${sources[module]}";`);
+    fields.push(`${short}: i${i}`);
+  });
+  const inline = join(work, `${name}.inline.js`);
+  writeFileSync(
+    inline,
+    lines.join("\n") +
+      `\nexport const WASM_BASE64 = ${JSON.stringify(bytes.toString("base64"))};\n` +
+      `export const IMPORTS = { a: { ${fields.join(", ")} } };\n` +
+      `export const exportsOf = (e) => ({ ${map.exports.map(([field, short]) => `${field}: e.${short}`).join(", ")} });\n`,
+  );
+  return { inline, glue, bytes };
+}
 
 rmSync(pkg, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
-run("wasm-pack", [
-  "build", "--release", "--target", "bundler", "--out-dir", "pkg", "--out-name", "hookwire", "--no-pack",
-  "--", "--no-default-features", "--features", "wasm",
-]);
-
-const raw = join(pkg, "hookwire_bg.wasm");
-const named = join(work, "hookwire.names.wasm");
-const shipped = join(work, "hookwire.wasm");
-run(bin("wasm-opt"), [raw, "-Oz", ...WASM_FEATURES, "-g", "-o", named]);
-// The shipped module: stripped, and its import/export names minified (they would otherwise be
-// paid twice, in the wasm and in the glue); the JS side gets the name map below.
-const map = JSON.parse(
-  execFileSync(bin("wasm-opt"), [
-    named, "-Oz", ...WASM_FEATURES, "--strip-debug", "--strip-producers", "--strip-target-features",
-    "--minify-imports-and-exports-and-modules", "-o", shipped,
-  ], { cwd: root, encoding: "utf8" }),
-);
-
-const bytes = readFileSync(shipped);
-const inline = join(work, "inline.js");
-// Each import comes from the wasm-bindgen glue or straight from js/host.js (wasm-bindgen imports
-// a function directly when it needs no shim); all of them get their minified names.
-const sources = { "./hookwire_bg.js": "hookwire:glue", "hookwire:host": "hookwire:host" };
-const lines = [];
-const fields = [];
-map.imports.forEach(([module, name, short], i) => {
-  if (!sources[module]) throw new Error(`unexpected wasm import module ${module}`);
-  lines.push(`import { ${name} as i${i} } from "${sources[module]}";`);
-  fields.push(`${short}: i${i}`);
-});
-writeFileSync(
-  inline,
-  lines.join("\n") +
-    `\nexport const WASM_BASE64 = ${JSON.stringify(bytes.toString("base64"))};\n` +
-    `export const IMPORTS = { a: { ${fields.join(", ")} } };\n` +
-    `export const exportsOf = (e) => ({ ${map.exports.map(([name, short]) => `${name}: e.${short}`).join(", ")} });\n`,
-);
-// Bundle as ESM, then turn the single trailing `export{…}` into `module.exports={…}`: the same
-// CommonJS file esbuild's cjs format would give, without its ~0.5 KB of interop helpers. Node's
-// cjs-module-lexer reads the literal, so `import { decode } from "hookwire"` works too.
 const esbuild = await import("esbuild");
+const aliases = (m) => ({ "hookwire:glue": m.glue, "hookwire:wasm": m.inline, "hookwire:host": join(root, "js", "host.js") });
+
+// The decoder. Bundled as ESM, then the single trailing `export{…}` becomes
+// `module.exports={…}`: the same CommonJS file esbuild's cjs format would give, without its
+// ~0.5 KB of interop helpers. Node's cjs-module-lexer reads the literal, so
+// `import { decode } from "hookwire"` works too.
+const decoder = compile("hookwire", "wasm", "pkg");
 const built = await esbuild.build({
   entryPoints: [join(root, "js", "entry.js")],
-  write: false,
-  bundle: true,
-  format: "esm",
-  platform: "neutral",
-  target: "es2022",
-  minify: true,
-  legalComments: "none",
-  alias: { "hookwire:glue": join(work, "glue.js"), "hookwire:wasm": inline, "hookwire:host": join(root, "js", "host.js") },
-  logLevel: "warning",
+  write: false, bundle: true, format: "esm", platform: "neutral", target: "es2022", minify: true,
+  legalComments: "none", alias: aliases(decoder), logLevel: "warning",
 });
 const esm = built.outputFiles[0].text;
 const tail = /export\{([^}]*)\};?\s*$/.exec(esm);
@@ -84,15 +87,29 @@ const entries = tail[1].split(",").map((pair) => {
   const [local, exported = local] = pair.trim().split(/\s+as\s+/);
   return `${exported}:${local}`;
 });
-writeFileSync(join(pkg, "hookwire.cjs"), `${esm.slice(0, tail.index)}module.exports={${entries.join(",")}};\n`);
+const decoderEntry = `${esm.slice(0, tail.index)}module.exports={${entries.join(",")}};\n`;
+
+// The encoder: server-side, so plain esbuild cjs; it shares the decoder entry's error class.
+const encoder = compile("encoder", "wasm-encoder", "target/wasm/encoder-pack", {
+  CARGO_TARGET_DIR: join(root, "target", "wasm-encoder"),
+  RUSTFLAGS: "-C link-arg=-zstack-size=8388608",
+});
+await esbuild.build({
+  entryPoints: [join(root, "js", "encoder-entry.js")],
+  outfile: join(pkg, "encoder.cjs"), bundle: true, format: "cjs", platform: "node", target: "es2022", minify: true,
+  legalComments: "none", alias: aliases(encoder), external: ["./hookwire.cjs"], logLevel: "warning",
+});
 
 for (const f of ["hookwire.js", "hookwire_bg.js", "hookwire_bg.wasm.d.ts", "hookwire.d.ts", ".gitignore"]) {
   rmSync(join(pkg, f), { force: true });
 }
-copyFileSync(shipped, raw);
-const dts = readFileSync(join(root, "js", "hookwire.d.ts"));
-writeFileSync(join(pkg, "hookwire.d.ts"), dts);
-writeFileSync(join(pkg, "hookwire.d.cts"), dts);
+writeFileSync(join(pkg, "hookwire.cjs"), decoderEntry);
+writeFileSync(join(pkg, "hookwire_bg.wasm"), decoder.bytes);
+for (const [from, to] of [["hookwire.d.ts", "hookwire"], ["encoder.d.ts", "encoder"]]) {
+  const dts = readFileSync(join(root, "js", from));
+  writeFileSync(join(pkg, `${to}.d.ts`), dts);
+  writeFileSync(join(pkg, `${to}.d.cts`), dts);
+}
 const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");
 const version = /^version = "([^"]+)"/m.exec(cargo)[1];
 writeFileSync(
@@ -101,12 +118,12 @@ writeFileSync(
     {
       name: "hookwire",
       version,
-      description: "The session inbox decoder: a tiny synchronous WebAssembly module for workflow bundles.",
+      description: "The session inbox wire contract for JS: a tiny synchronous WebAssembly decoder for workflow bundles (main entry) and the validating encoder for server code (hookwire/encoder).",
       license: "MIT OR Apache-2.0",
       main: "./hookwire.cjs",
       types: "./hookwire.d.ts",
-      exports: { ".": "./hookwire.cjs", "./package.json": "./package.json" },
-      files: ["hookwire.cjs", "hookwire.d.ts", "hookwire.d.cts", "hookwire_bg.wasm"],
+      exports: { ".": "./hookwire.cjs", "./encoder": "./encoder.cjs", "./package.json": "./package.json" },
+      files: ["hookwire.cjs", "hookwire.d.ts", "hookwire.d.cts", "hookwire_bg.wasm", "encoder.cjs", "encoder.d.ts", "encoder.d.cts"],
       sideEffects: false,
     },
     null,
@@ -114,4 +131,4 @@ writeFileSync(
   ) + "\n",
 );
 writeFileSync(join(pkg, ".gitignore"), "*\n");
-console.log(`pkg/: hookwire.cjs ${readFileSync(join(pkg, "hookwire.cjs")).length} B, wasm ${bytes.length} B`);
+console.log(`pkg/: hookwire.cjs ${decoderEntry.length} B (wasm ${decoder.bytes.length} B); encoder.cjs ${readFileSync(join(pkg, "encoder.cjs")).length} B (wasm ${encoder.bytes.length} B)`);

@@ -28,3 +28,6 @@ node scripts/size-gate.mjs
 
 step "JS tests"
 node --test js-tests/
+
+step "fuzz smoke (every target, bounded)"
+scripts/fuzz.sh "${HOOKWIRE_FUZZ_SECONDS:-10}"

@@ -159,3 +159,93 @@ export declare function memoryStats(): {{ readonly memoryBytes: number; readonly
     );
     out
 }
+
+/// `js/encoder.d.ts`: the encoder entry's declarations (commands, targets, wire values).
+pub fn encoder_declarations() -> String {
+    let mut out = format!("// {HEADER}\n\n");
+    out.push_str("import type { AuthContext, Caller, DeliverPayload, DeliveryEntry, SessionInboxWireError } from \"./hookwire.cjs\";\n");
+    out.push_str("export { HOOK_METADATA_KEY, SessionInboxWireError, WIRE_VERSION } from \"./hookwire.cjs\";\n\n");
+    let mut variants = Vec::new();
+    for d in named_defs(&v1::WIRE) {
+        if d.id.starts_with("SessionInbox.V1.") {
+            let _ = writeln!(
+                out,
+                "/** {} ({}) */\nexport type {} = {};\n",
+                d.doc,
+                d.id,
+                d.name,
+                typescript(&d.shape)
+            );
+            variants.push(d.name);
+        }
+    }
+    let _ = writeln!(
+        out,
+        "/** A version 1 wire value, as the encoder writes it. */\nexport type SessionInboxWireV1 = {};\n",
+        variants.join(" | ")
+    );
+    let controls: Vec<String> = variants
+        .iter()
+        .filter(|n| **n != "SessionInboxDeliverV1")
+        .map(|n| format!("Omit<{n}, \"version\">"))
+        .collect();
+    let _ = write!(
+        out,
+        "type Carried = {{ readonly auth?: AuthContext | null; readonly caller?: Caller; readonly requestId?: string; readonly taskDeliveryId?: string; readonly turnPolicy?: \"queue\" | \"steer\" }};
+/** The send command: one payload, built field by field into a deliver. */
+export type SendCommand = Carried & {{ readonly kind: \"send\"; readonly payload: DeliverPayload; readonly delivery?: Omit<DeliveryEntry, \"payloadIndex\"> }};
+/** The deliver command: the v1 deliver fields without version and mirror. */
+export type DeliverCommand = Omit<SessionInboxDeliverV1, \"version\" | \"payload\">;
+/** A control command. */
+export type ControlCommand = {controls};
+/** Any command the encoder takes (SPEC §5.1). */
+export type SessionInboxCommand = SendCommand | DeliverCommand | ControlCommand;
+
+/** An encoding target. */
+export type SessionInboxTarget = {{ readonly version: {WIRE_VERSION} }} | {{ readonly version: 0; readonly variant: \"deliver\" | \"send\" }};
+/** The legacy deliver envelope (v0 `deliver` target). */
+export type LegacyDeliverEnvelope = DeliverCommand;
+/** The raw send command (v0 `send` target). */
+export type RawSendCommand = SendCommand;
+/** Any wire value the encoder writes. */
+export type SessionInboxWire = SessionInboxWireV1 | LegacyDeliverEnvelope | RawSendCommand | ControlCommand;
+
+/** The INVALID error carries where and what was expected. */
+export type InvalidError = SessionInboxWireError & {{ readonly code: \"INVALID\"; readonly path: string; readonly expected: string }};
+
+/**
+ * Build the complete v1 value, validate it once, convert it down for a v0 target (default: the
+ * current version). Binary values at a part's image or data come back as the same objects.
+ * Throws SessionInboxWireError: INVALID (with path and expected) or UNSUPPORTED_TARGET.
+ */
+export declare function encode(command: SessionInboxCommand, target?: SessionInboxTarget): SessionInboxWire;
+
+/** What negotiation reads of a hook. */
+export interface InspectedHook {{ readonly token: string; readonly runId: string; readonly metadata?: unknown }}
+/** Where a command goes: a hook token, or a saved receiver address. */
+export type Destination = {{ readonly token: string }} | {{ readonly address: {{ readonly sessionId: string; readonly version: number }} }};
+/** The stable inbox token form. */
+export interface InboxTokens {{ readonly prefix?: string; readonly suffix?: string }}
+/** The outcome of negotiation: the target, the lookups made, and what to resume. */
+export interface Negotiated<H extends InspectedHook> {{
+  readonly target: SessionInboxTarget;
+  readonly lookups: 0 | 1 | 2;
+  readonly resume: {{ readonly hook: H }} | {{ readonly token: string }};
+}}
+/**
+ * Choose the target a receiver understands (SPEC §6); `lookup` is the caller's getHookByToken.
+ * Rejects with SessionInboxWireError (UNSUPPORTED_TARGET, RUN_MISMATCH) before anything is written.
+ */
+export declare function negotiate<H extends InspectedHook>(
+  command: {{ readonly kind: string }},
+  destination: Destination,
+  lookup: (token: string) => H | null | undefined | Promise<H | null | undefined>,
+  tokens?: InboxTokens,
+): Promise<Negotiated<H>>;
+/** The stable inbox token of a run. */
+export declare function stableInboxToken(runId: string, tokens?: InboxTokens): string;
+",
+        controls = controls.join(" | ")
+    );
+    out
+}

@@ -35,6 +35,8 @@ pub mod guard;
 
 #[cfg(all(feature = "wasm", target_arch = "wasm32"))]
 mod wasm;
+#[cfg(all(feature = "wasm-encoder", target_arch = "wasm32"))]
+mod wasm_encoder;
 
 /// The wasm decoder's allocator: small, because every byte of the module is paid per delivery.
 #[cfg(all(target_arch = "wasm32", not(feature = "std")))]

@@ -3,7 +3,7 @@
 
 mod common;
 
-use hookwire::jsgen::{contract_js, typescript_declarations};
+use hookwire::jsgen::{contract_js, encoder_declarations, typescript_declarations};
 
 fn compare(rel: &str, generated: &str) {
     let path = common::root().join(rel);
@@ -49,4 +49,9 @@ fn declarations_name_every_kind_and_code() {
     for code in hookwire::ErrorCode::ALL {
         assert!(ts.contains(code.as_str()));
     }
+}
+
+#[test]
+fn encoder_declarations_are_current() {
+    compare("js/encoder.d.ts", &encoder_declarations());
 }

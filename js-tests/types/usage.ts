@@ -43,3 +43,20 @@ export const noVersion = (v: SessionInboxValue) => v.version;
 export const noSend = (v: SessionInboxValue) => v.kind === "send";
 // @ts-expect-error: decoded values are read-only
 export const readOnly = (v: SessionInboxValue) => { v.kind = "clear"; };
+
+// The encoder entry, for server and step code.
+import { encode, negotiate, stableInboxToken } from "hookwire/encoder";
+import type { SessionInboxCommand, SessionInboxTarget, SessionInboxWire } from "hookwire/encoder";
+
+export async function produce(getHookByToken: (token: string) => Promise<{ token: string; runId: string; metadata?: unknown } | null>) {
+  const command: SessionInboxCommand = { kind: "send", payload: { message: [{ type: "image", image: new Uint8Array(1) }] }, requestId: "r" };
+  const n = await negotiate(command, { token: stableInboxToken("run-1") }, getHookByToken);
+  const target: SessionInboxTarget = n.target;
+  const wire: SessionInboxWire = encode(command, target);
+  return [wire, "hook" in n.resume ? n.resume.hook.runId : n.resume.token] as const;
+}
+
+// @ts-expect-error: a control carries no payloads
+export const badControl: SessionInboxCommand = { kind: "clear", payloads: [] };
+// @ts-expect-error: not a target
+export const badTarget: SessionInboxTarget = { version: 0 };

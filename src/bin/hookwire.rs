@@ -2,7 +2,7 @@
 //! registry guard, list removable paths, and demonstrate the whole contract.
 
 use hookwire::artifacts;
-use hookwire::session_inbox::encode::{encode, Target};
+use hookwire::session_inbox::encode::{encode, encode_result, Target};
 use hookwire::session_inbox::{self, REGISTRY};
 use hookwire::{canonical, guard, DecodeError, EncodeError};
 use serde::Deserialize as _;
@@ -68,9 +68,12 @@ fn run(args: &[String]) -> ExitCode {
     };
     let root = || PathBuf::from(flag("--root").unwrap_or("."));
     match words.first().copied() {
-        Some("decode") if has("--lines") => lines(decode_line),
+        Some("decode") if has("--lines") => lines(|l| result_line(decode_line(l))),
         Some("decode") => one(file(), |v| session_inbox::decode(v).map_err(|e| decode_error(&e))),
-        Some("encode") if has("--lines") => lines(encode_line),
+        Some("encode") if has("--lines") => lines(|l| match encode_line(l) {
+            Ok(answer) => canonical::to_string(&answer),
+            Err(f) => result_line(Err(f)),
+        }),
         Some("encode") => {
             let target = match Target::from_name(flag("--target").unwrap_or("v1")) {
                 Ok(t) => t,
@@ -272,25 +275,22 @@ fn decode_line(line: &[u8]) -> Result<Value, Failure> {
 
 fn encode_line(line: &[u8]) -> Result<Value, Failure> {
     let v = parse(line)?;
-    let Some(req) = v.as_object() else {
+    let Value::Object(mut req) = v else {
         return Err(input_error(
             "INVALID_REQUEST",
             "each line must be {\"command\": …, \"target\": …}".into(),
         ));
     };
-    let Some(command) = req.get("command") else {
+    let Some(command) = req.remove("command") else {
         return Err(input_error("INVALID_REQUEST", "the line has no \"command\"".into()));
     };
-    let target = req
-        .get("target")
-        .map_or(Ok(Target::CURRENT), Target::from_json)
-        .map_err(|e| encode_error(&e))?;
-    encode(command, target).map_err(|e| encode_error(&e))
+    let target = req.remove("target").unwrap_or_else(|| Target::CURRENT.to_json());
+    Ok(encode_result(command, &target))
 }
 
 /// Exactly one output line per input line; a bad line never stops the stream. Output is flushed
 /// whenever no more input is buffered, so a producer can wait for each answer.
-fn lines(f: fn(&[u8]) -> Result<Value, Failure>) -> ExitCode {
+fn lines(answer: fn(&[u8]) -> String) -> ExitCode {
     let mut input = io::BufReader::with_capacity(1 << 16, io::stdin().lock());
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut line = Vec::new();
@@ -309,7 +309,7 @@ fn lines(f: fn(&[u8]) -> Result<Value, Failure>) -> ExitCode {
         if let Some(rest) = text.strip_suffix(b"\n") {
             text = rest.strip_suffix(b"\r").unwrap_or(rest);
         }
-        let answer = result_line(f(text));
+        let answer = answer(text);
         let written = out.write_all(answer.as_bytes()).and_then(|()| out.write_all(b"\n"));
         let flushed = written.and_then(|()| if input.buffer().is_empty() { out.flush() } else { Ok(()) });
         if flushed.is_err() {

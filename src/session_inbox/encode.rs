@@ -119,6 +119,29 @@ pub fn encode_owned(command: Value, target: Target) -> Result<Value, EncodeError
     })
 }
 
+/// An encode error as the JSON object the CLI and the JS encoder report:
+/// `{"code", "message"}`, plus `"path"` and `"expected"` for `INVALID`.
+pub fn error_json(e: &EncodeError) -> Value {
+    let mut m = serde_json::Map::new();
+    m.insert("code".into(), Value::from(e.code.as_str()));
+    m.insert("message".into(), Value::from(e.message.as_str()));
+    if e.code == ErrorCode::Invalid {
+        m.insert("path".into(), Value::from(e.path.as_str()));
+        m.insert("expected".into(), Value::from(e.expected.as_str()));
+    }
+    Value::Object(m)
+}
+
+/// Encode `command` for the target given as JSON (`{"version":1}`, …): `{"ok": wire}` or
+/// `{"error": …}` — the answer of one `hookwire encode --lines` line.
+pub fn encode_result(command: Value, target: &Value) -> Value {
+    let result = Target::from_json(target).and_then(|t| encode_owned(command, t));
+    match result {
+        Ok(wire) => serde_json::json!({ "ok": wire }),
+        Err(e) => serde_json::json!({ "error": error_json(&e) }),
+    }
+}
+
 /// [`encode`], as canonical JSON bytes (keys sorted, no whitespace).
 pub fn encode_to_string(command: &Value, target: Target) -> Result<String, EncodeError> {
     encode(command, target).map(|v| crate::canonical::to_string(&v))
