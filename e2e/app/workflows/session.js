@@ -1,0 +1,71 @@
+// The workflows of the end-to-end suite. `sessionDriver` is a current consumer: it stamps its
+// inbox hook, decodes every payload with hookwire's pkg/ decoder inside the workflow VM, records
+// each decoded value through a step, and reports what it cannot decode through another step —
+// then stays parked for the next payload. The two `legacy…` workflows are consumers of the
+// historic cohorts, reading payloads the way those builds did, with no decoder at all.
+import { createHook, getWorkflowMetadata } from "workflow";
+import { decode, hookMetadata, SessionInboxWireError } from "hookwire";
+
+export async function sessionDriver(token) {
+  "use workflow";
+  const hook = createHook({ token, metadata: hookMetadata() });
+  let n = 0;
+  for await (const payload of hook) {
+    n++;
+    try {
+      const value = decode(payload);
+      await record(token, n, value);
+      if (value.kind === "reset" && value.reason === "end of session") return n;
+    } catch (e) {
+      if (!(e instanceof SessionInboxWireError)) throw e;
+      await report(token, n, e.code, e.message);
+    }
+  }
+  return n;
+}
+
+/** A consumer of builds 0.30.5–0.31.0: a markerless stable inbox that reads `.payload`. */
+export async function legacyStableInbox() {
+  "use workflow";
+  const { workflowRunId } = getWorkflowMetadata();
+  const hook = createHook({ token: `eve:session:${workflowRunId}:inbox` });
+  let n = 0;
+  for await (const command of hook) {
+    n++;
+    await record(`legacy-send:${workflowRunId}`, n, { kind: command.kind, message: command.payload?.message ?? null });
+    if (command.kind === "reset") return n;
+  }
+  return n;
+}
+
+/** A consumer of builds ≤ 0.30.4: a markerless continuation hook that requires the deliver envelope. */
+export async function legacyContinuation(token) {
+  "use workflow";
+  const hook = createHook({ token });
+  let n = 0;
+  for await (const envelope of hook) {
+    n++;
+    const message = envelope.kind === "deliver" && Array.isArray(envelope.payloads) ? envelope.payloads[0]?.message ?? null : null;
+    await record(token, n, { kind: envelope.kind, message, versioned: "version" in envelope });
+    if (envelope.kind === "reset") return n;
+  }
+  return n;
+}
+
+/** A run that owns another run's stable inbox token (the ownership conflict). */
+export async function inboxSquatter(runId) {
+  "use workflow";
+  const hook = createHook({ token: `eve:session:${runId}:inbox` });
+  for await (const _ of hook) return 1;
+  return 0;
+}
+
+async function record(token, n, value) {
+  "use step";
+  return { token, n, value };
+}
+
+async function report(token, n, code, message) {
+  "use step";
+  return { token, n, code, message };
+}

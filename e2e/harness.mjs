@@ -1,0 +1,99 @@
+// The end-to-end harness: builds the workflows with the SDK's own builder, runs the app server
+// (server.mjs) as a child process, and gives the producer side — this process — a world on the
+// same data directory, so it can start runs, inspect hooks and resume them as a real producer.
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+
+export const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+export const encoder = require("hookwire/encoder");
+export const decoder = require("hookwire");
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Build e2e/app with `workflow build` (standalone target) when its sources are newer. */
+export function build() {
+  const app = join(here, "app");
+  execFileSync(process.execPath, [join(here, "node_modules", "workflow", "bin", "run.js"), "build"], { cwd: app, stdio: ["ignore", "ignore", "inherit"] });
+  writeFileSync(join(app, ".well-known", "workflow", "v1", "package.json"), '{"type":"commonjs"}\n');
+}
+
+/** The app server as a child process; resolves once it listens. */
+export async function startServer(port, dataDir) {
+  mkdirSync(dataDir, { recursive: true });
+  const child = spawn(process.execPath, [join(here, "server.mjs"), String(port), dataDir], { stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  child.stderr.on("data", (d) => (log += d));
+  await new Promise((resolve, reject) => {
+    child.stdout.on("data", (d) => String(d).includes("ready") && resolve());
+    child.on("exit", (code) => reject(new Error(`server exited (${code}): ${log}`)));
+  });
+  return {
+    child,
+    log: () => log,
+    stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGTERM")))),
+    kill: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGKILL")))),
+  };
+}
+
+/** The producer's side: one world on the server's data directory, and the SDK's API. */
+export async function producer(port, dataDir) {
+  const { createLocalWorld } = await import("@workflow/world-local");
+  const { setWorld } = await import("@workflow/core/runtime");
+  const world = createLocalWorld({ dataDir, port });
+  setWorld(world);
+  const api = await import("workflow/api");
+  const devalue = await import("devalue");
+  const workflow = (name) => ({ workflowId: `workflow//./workflows/session//${name}` });
+
+  /** A hook by token, waiting for the run to register it. */
+  async function hook(token, timeout = 15_000) {
+    const until = Date.now() + timeout;
+    for (;;) {
+      try {
+        return await api.getHookByToken(token);
+      } catch (e) {
+        if (Date.now() > until) throw e;
+        await sleep(25);
+      }
+    }
+  }
+
+  /** getHookByToken as negotiation's lookup: a hook or null. */
+  async function lookup(token) {
+    try {
+      return await api.getHookByToken(token);
+    } catch {
+      return null;
+    }
+  }
+
+  /** The decoded outputs of a run's steps, oldest first. */
+  async function steps(runId) {
+    const out = [];
+    let cursor;
+    do {
+      const page = await world.steps.list({ runId, resolveData: "all", pagination: { limit: 1000, cursor } });
+      out.push(...page.data);
+      cursor = page.hasMore ? page.cursor : undefined;
+    } while (cursor);
+    out.sort((a, b) => new Date(a.createdAt) - new Date(b.createdAt) || String(a.stepId).localeCompare(String(b.stepId)));
+    return out
+      .filter((s) => s.status === "completed")
+      .map((s) => ({ name: s.stepName.split("//").pop(), ...devalue.parse(Buffer.from(s.output).toString("utf8").slice(4)) }));
+  }
+
+  /** Wait until `runId` has at least `n` completed steps; returns them. */
+  async function waitSteps(runId, n, timeout = 30_000) {
+    const until = Date.now() + timeout;
+    for (;;) {
+      const s = await steps(runId);
+      if (s.length >= n || Date.now() > until) return s;
+      await sleep(50);
+    }
+  }
+
+  return { world, api, workflow, hook, lookup, steps, waitSteps, close: () => world.close?.() };
+}

@@ -1,0 +1,44 @@
+// The app server of the end-to-end suite: world-local plus the SDK-built workflow and step
+// bundles, served over HTTP on loopback the way the SDK's standalone target expects.
+// Usage: node server.mjs PORT DATA_DIR   (prints "ready" when it listens)
+import http from "node:http";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createLocalWorld } from "@workflow/world-local";
+import { setWorld } from "@workflow/core/runtime";
+
+const [port, dataDir] = [Number(process.argv[2]), process.argv[3]];
+const built = join(dirname(fileURLToPath(import.meta.url)), "app", ".well-known", "workflow", "v1");
+const world = createLocalWorld({ dataDir, port });
+setWorld(world);
+const require = createRequire(import.meta.url);
+const routes = {
+  "/.well-known/workflow/v1/flow": require(join(built, "flow.js")).POST,
+  "/.well-known/workflow/v1/step": require(join(built, "step.js")).POST,
+};
+const server = http.createServer(async (req, res) => {
+  try {
+    const url = new URL(req.url, `http://127.0.0.1:${port}`);
+    const handler = routes[url.pathname];
+    if (!handler) {
+      res.writeHead(404).end();
+      return;
+    }
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const body = req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks);
+    const response = await handler(new Request(url, { method: req.method, headers: req.headers, body }));
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  } catch (e) {
+    res.writeHead(500).end(String(e?.stack ?? e));
+  }
+});
+server.listen(port, "127.0.0.1", async () => {
+  await world.start?.();
+  console.log("ready");
+});
+for (const signal of ["SIGTERM", "SIGINT"]) {
+  process.on(signal, () => server.close(() => world.close?.().finally(() => process.exit(0))));
+}
