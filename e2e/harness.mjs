@@ -2,18 +2,21 @@
 // (server.mjs) as a child process, and gives the producer side — this process — a world on the
 // same data directory, so it can start runs, inspect hooks and resume them as a real producer.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 
 export const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
+// The app imports "hookwire" as a package: point it at this checkout's pkg/.
+rmSync(join(here, "node_modules", "hookwire"), { recursive: true, force: true });
+symlinkSync(join(here, "..", "pkg"), join(here, "node_modules", "hookwire"), "dir");
 export const encoder = require("hookwire/encoder");
 export const decoder = require("hookwire");
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Build e2e/app with `workflow build` (standalone target) when its sources are newer. */
+/** Build e2e/app with `workflow build` (the standalone target). */
 export function build() {
   const app = join(here, "app");
   execFileSync(process.execPath, [join(here, "node_modules", "workflow", "bin", "run.js"), "build"], { cwd: app, stdio: ["ignore", "ignore", "inherit"] });

@@ -40,4 +40,8 @@ if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -x node_modules/.bin/esbuild ] || 
   say "installing the npm dev tools (binaryen's wasm-opt, esbuild)"
   npm ci --no-audit --no-fund --loglevel=error
 fi
+if [ ! -d e2e/node_modules/workflow ] || [ e2e/package-lock.json -nt e2e/node_modules/.package-lock.json ]; then
+  say "installing the Workflow SDK for the end-to-end suite (e2e/)"
+  (cd e2e && npm ci --no-audit --no-fund --loglevel=error)
+fi
 say "ready"

@@ -1,0 +1,193 @@
+// The whole boundary on a real Workflow SDK run (world-local): workflows built by the SDK's own
+// builder park on hooks; producers inspect the hook, negotiate, encode with pkg/encoder.cjs and
+// resume the inspected hook object; the session driver decodes with pkg/ inside the workflow VM
+// and records through steps. Historic consumers are real workflows reading payloads the way the
+// old builds did. Counts of sent, recorded, reported and lost messages are printed and asserted.
+import assert from "node:assert/strict";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { root } from "./helpers.mjs";
+
+const e2e = join(root, "e2e");
+const { build, startServer, producer, encoder, decoder } = await import(join(e2e, "harness.mjs"));
+const PORT = 39100 + (process.pid % 500);
+const DATA = join(root, "target", "e2e", `local-${process.pid}`);
+
+let server;
+let p;
+before(async () => {
+  build();
+  rmSync(DATA, { recursive: true, force: true });
+  server = await startServer(PORT, DATA);
+  p = await producer(PORT, DATA);
+});
+after(async () => {
+  await server?.stop();
+  await p?.close();
+});
+
+/** What the session driver must record for a command encoded for `target`. */
+const expected = (command, target) => decoder.decode(encoder.encode(command, target));
+
+async function send(token, command) {
+  const n = await encoder.negotiate(command, { token }, p.lookup);
+  const resumed = n.resume.hook ?? n.resume.token;
+  await p.api.resumeHook(resumed, encoder.encode(command, n.target));
+  return n;
+}
+
+test("a stamped session: inspect, negotiate v1, encode, resume the inspected hook, decode in the VM", async () => {
+  const run = await p.api.start(p.workflow("sessionDriver"), ["stamped-1"]);
+  const hook = await p.hook("stamped-1");
+  assert.deepEqual(hook.metadata, { sessionInboxWireVersion: 1 });
+  const commands = [
+    { kind: "send", payload: { message: "Where is my order?", interaction: { ts: "1" } }, requestId: "r-1" },
+    { kind: "deliver", payloads: [{ message: "one" }, { message: [{ type: "text", text: "two" }] }], turnPolicy: "queue" },
+    { kind: "cancel", taskId: "t-1" },
+  ];
+  for (const command of commands) {
+    const n = await send("stamped-1", command);
+    assert.deepEqual([n.target, n.lookups, n.resume.hook?.token], [{ version: 1 }, 1, "stamped-1"]);
+  }
+  const steps = await p.waitSteps(run.runId, 3);
+  assert.deepEqual(steps.map((s) => s.value), commands.map((c) => expected(c, { version: 1 })));
+});
+
+test("the raw-send cohort: a markerless stable inbox gets v0 send and reads .payload", async () => {
+  const run = await p.api.start(p.workflow("legacyStableInbox"), []);
+  const token = encoder.stableInboxToken(run.runId);
+  await p.hook(token);
+  const fast = await send(token, { kind: "send", payload: { message: "via the fast path" } });
+  assert.deepEqual([fast.target, fast.lookups], [{ version: 0, variant: "send" }, 0]);
+  const inspected = await send(token, { kind: "deliver", payloads: [{ message: "inspected" }] });
+  assert.deepEqual([inspected.target, inspected.lookups], [{ version: 0, variant: "send" }, 1]);
+  const steps = await p.waitSteps(run.runId, 2);
+  assert.deepEqual(steps.map((s) => s.value), [
+    { kind: "send", message: "via the fast path" },
+    { kind: "send", message: "inspected" },
+  ]);
+});
+
+test("the ≤ 0.30.4 cohort: a markerless continuation without a stable inbox gets the legacy deliver envelope", async () => {
+  const run = await p.api.start(p.workflow("legacyContinuation"), ["cont-legacy"]);
+  await p.hook("cont-legacy");
+  const n = await send("cont-legacy", { kind: "send", payload: { message: "for an old build" } });
+  assert.deepEqual([n.target, n.lookups], [{ version: 0, variant: "deliver" }, 2]);
+  const [step] = await p.waitSteps(run.runId, 1);
+  assert.deepEqual(step.value, { kind: "deliver", message: "for an old build", versioned: false });
+});
+
+test("a continuation whose stable inbox belongs to another run: RUN_MISMATCH before anything is written", async () => {
+  const victim = await p.api.start(p.workflow("legacyContinuation"), ["cont-mismatch"]);
+  await p.hook("cont-mismatch");
+  await p.api.start(p.workflow("inboxSquatter"), [victim.runId]);
+  await p.hook(encoder.stableInboxToken(victim.runId));
+  await assert.rejects(send("cont-mismatch", { kind: "send", payload: { message: "lost?" } }), { code: "RUN_MISMATCH" });
+  const events = await p.world.events.list({ runId: victim.runId, pagination: { limit: 1000 } });
+  assert.equal(events.data.filter((e) => e.eventType === "hook_received").length, 0, "nothing reached the run");
+});
+
+test("undecodable payloads are reported through a step; the session stays parked and goes on", async () => {
+  const run = await p.api.start(p.workflow("sessionDriver"), ["stamped-2"]);
+  const hook = await p.hook("stamped-2");
+  await p.api.resumeHook(hook, { kind: "deliver", version: 2, payloads: [] });
+  await p.api.resumeHook(hook, { kind: "clear", version: "1" });
+  await p.api.resumeHook(hook, { kind: "send" });
+  await send("stamped-2", { kind: "send", payload: { message: "still here" } });
+  const steps = await p.waitSteps(run.runId, 4);
+  assert.deepEqual(steps.map((s) => s.code ?? s.value.payloads[0].message), ["NEWER_VERSION", "MALFORMED_VERSION", "LEGACY_SHAPE", "still here"]);
+  assert.match(steps[0].message, /newer deployment/);
+  assert.equal((await p.world.runs.get(run.runId)).status, "running");
+});
+
+/** Message j of session i: mixed cohorts and controls, ~10 % undecodable. */
+function message(i, j) {
+  const marker = `s${i}-m${j}`;
+  switch (j % 10) {
+    case 3:
+      return { raw: { kind: "deliver", version: 9, payloads: [{ message: marker }] }, error: "NEWER_VERSION" };
+    case 0:
+    case 4:
+      return { command: { kind: "send", payload: { message: marker } } };
+    case 1:
+      return { raw: { kind: "send", payload: { message: marker } }, marker };
+    case 2:
+      return { raw: { kind: "deliver", payloads: [{ message: marker }] }, marker };
+    case 5:
+      return { command: { kind: "cancel", taskId: marker } };
+    case 6:
+      return { command: { kind: "deliver", payloads: [{ message: marker }, { message: "and more" }] } };
+    case 7:
+      return { raw: { kind: "reset", reason: marker } };
+    case 8:
+      return { command: { kind: "send", payload: { message: [{ type: "text", text: marker }] }, turnPolicy: "steer" } };
+    default:
+      return { raw: { kind: "deliver", version: 1, payloads: [{ message: marker }], payload: { message: marker } } };
+  }
+}
+
+test("nothing lost under load: 20 sessions × 50 messages, mixed cohorts, ~10 % undecodable", async () => {
+  const SESSIONS = 20;
+  const MESSAGES = 50;
+  const runs = [];
+  for (let i = 0; i < SESSIONS; i++) runs.push(await p.api.start(p.workflow("sessionDriver"), [`load-${i}`]));
+  const counts = { sent: 0, recorded: 0, reported: 0, lost: 0 };
+  await Promise.all(
+    runs.map(async (run, i) => {
+      const token = `load-${i}`;
+      const hook = await p.hook(token);
+      for (let j = 0; j < MESSAGES; j++) {
+        const m = message(i, j);
+        if (m.command) await send(token, m.command);
+        else await p.api.resumeHook(hook, m.raw);
+        counts.sent++;
+      }
+    }),
+  );
+  for (const [i, run] of runs.entries()) {
+    const steps = await p.waitSteps(run.runId, MESSAGES, 120_000);
+    assert.deepEqual(steps.map((s) => s.n), Array.from({ length: MESSAGES }, (_, k) => k + 1), `session ${i}: every message once, in order`);
+    for (let j = 0; j < MESSAGES; j++) {
+      const m = message(i, j);
+      const s = steps[j];
+      if (m.error) {
+        assert.equal(s.code, m.error);
+        counts.reported++;
+      } else {
+        assert.deepEqual(s.value, decoder.decode(m.command ? encoder.encode(m.command) : m.raw), `session ${i} message ${j}`);
+        counts.recorded++;
+      }
+    }
+  }
+  // Every session is still parked and answering.
+  await Promise.all(runs.map((_, i) => send(`load-${i}`, { kind: "send", payload: { message: "are you there?" } })));
+  for (const run of runs) {
+    const steps = await p.waitSteps(run.runId, MESSAGES + 1, 60_000);
+    assert.equal(steps[MESSAGES]?.value?.payloads?.[0]?.message, "are you there?");
+    assert.equal((await p.world.runs.get(run.runId)).status, "running");
+  }
+  counts.lost = counts.sent - counts.recorded - counts.reported;
+  console.log(`load: sent ${counts.sent}, recorded ${counts.recorded}, reported ${counts.reported}, lost ${counts.lost}`);
+  assert.equal(counts.sent, SESSIONS * MESSAGES);
+  assert.equal(counts.reported, SESSIONS * (MESSAGES / 10));
+  assert.equal(counts.lost, 0);
+});
+
+test("the run survives a kill -9 of the server mid-session, without loss or duplicates", async () => {
+  const run = await p.api.start(p.workflow("sessionDriver"), ["restart-1"]);
+  await p.hook("restart-1");
+  for (let j = 0; j < 5; j++) await send("restart-1", { kind: "send", payload: { message: `before ${j}` } });
+  await p.waitSteps(run.runId, 5);
+  await server.kill();
+  server = await startServer(PORT, DATA);
+  for (let j = 0; j < 5; j++) await send("restart-1", { kind: "send", payload: { message: `after ${j}` } });
+  const steps = await p.waitSteps(run.runId, 10);
+  await new Promise((r) => setTimeout(r, 500));
+  const settled = await p.steps(run.runId);
+  assert.deepEqual(
+    settled.map((s) => s.value.payloads[0].message),
+    [0, 1, 2, 3, 4].map((j) => `before ${j}`).concat([0, 1, 2, 3, 4].map((j) => `after ${j}`)),
+  );
+  assert.equal(steps.length, 10);
+});
