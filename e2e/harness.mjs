@@ -24,9 +24,9 @@ export function build() {
 }
 
 /** The app server as a child process; resolves once it listens. */
-export async function startServer(port, dataDir) {
+export async function startServer(port, dataDir, app = join(here, "app")) {
   mkdirSync(dataDir, { recursive: true });
-  const child = spawn(process.execPath, [join(here, "server.mjs"), String(port), dataDir], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [join(here, "server.mjs"), String(port), dataDir, app], { stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   child.stderr.on("data", (d) => (log += d));
   await new Promise((resolve, reject) => {
@@ -49,7 +49,7 @@ export async function producer(port, dataDir) {
   setWorld(world);
   const api = await import("workflow/api");
   const devalue = await import("devalue");
-  const workflow = (name) => ({ workflowId: `workflow//./workflows/session//${name}` });
+  const workflow = (name, file = "session") => ({ workflowId: `workflow//./workflows/${file}//${name}` });
 
   /** A hook by token, waiting for the run to register it. */
   async function hook(token, timeout = 15_000) {
@@ -85,16 +85,21 @@ export async function producer(port, dataDir) {
     out.sort((a, b) => new Date(a.createdAt) - new Date(b.createdAt) || String(a.stepId).localeCompare(String(b.stepId)));
     return out
       .filter((s) => s.status === "completed")
-      .map((s) => ({ name: s.stepName.split("//").pop(), ...devalue.parse(Buffer.from(s.output).toString("utf8").slice(4)) }));
+      .map((s) => ({
+        name: s.stepName.split("//").pop(),
+        createdAt: s.createdAt,
+        completedAt: s.completedAt,
+        ...devalue.parse(Buffer.from(s.output).toString("utf8").slice(4)),
+      }));
   }
 
   /** Wait until `runId` has at least `n` completed steps; returns them. */
-  async function waitSteps(runId, n, timeout = 30_000) {
+  async function waitSteps(runId, n, timeout = 30_000, every = 50) {
     const until = Date.now() + timeout;
     for (;;) {
       const s = await steps(runId);
       if (s.length >= n || Date.now() > until) return s;
-      await sleep(50);
+      await sleep(every);
     }
   }
 

@@ -1,6 +1,6 @@
 // The app server of the end-to-end suite: world-local plus the SDK-built workflow and step
 // bundles, served over HTTP on loopback the way the SDK's standalone target expects.
-// Usage: node server.mjs PORT DATA_DIR   (prints "ready" when it listens)
+// Usage: node server.mjs PORT DATA_DIR [APP_DIR]   (prints "ready" when it listens)
 import http from "node:http";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -9,7 +9,8 @@ import { createLocalWorld } from "@workflow/world-local";
 import { setWorld } from "@workflow/core/runtime";
 
 const [port, dataDir] = [Number(process.argv[2]), process.argv[3]];
-const built = join(dirname(fileURLToPath(import.meta.url)), "app", ".well-known", "workflow", "v1");
+const app = process.argv[4] ?? join(dirname(fileURLToPath(import.meta.url)), "app");
+const built = join(app, ".well-known", "workflow", "v1");
 const world = createLocalWorld({ dataDir, port });
 setWorld(world);
 const require = createRequire(import.meta.url);

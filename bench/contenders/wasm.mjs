@@ -1,3 +1,2 @@
 // hookwire's pkg/ decoder, as a contender.
-import { createRequire } from "node:module";
-export const { decode } = createRequire(import.meta.url)("../../pkg");
+export { decode } from "../../pkg/hookwire.cjs";
