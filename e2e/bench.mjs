@@ -12,10 +12,10 @@ const messages = Number(process.argv.filter((a) => /^\d+$/.test(a))[0] ?? 40);
 const CONTENDERS = {
   none: null,
   "hookwire (pkg/)": `export { decode } from "hookwire";`,
-  "plain JS": `export { decode } from "../../../bench/contenders/plain.mjs";`,
-  "zod 4": `export { decode } from "../../../bench/contenders/zod.mjs";`,
-  "zod/mini": `export { decode } from "../../../bench/contenders/zod-mini.mjs";`,
-  valibot: `export { decode } from "../../../bench/contenders/valibot.mjs";`,
+  "plain JS": `export { decode } from ${JSON.stringify(join(here, "..", "bench", "contenders", "plain.mjs"))};`,
+  "zod 4": `export { decode } from ${JSON.stringify(join(here, "..", "bench", "contenders", "zod.mjs"))};`,
+  "zod/mini": `export { decode } from ${JSON.stringify(join(here, "..", "bench", "contenders", "zod-mini.mjs"))};`,
+  valibot: `export { decode } from ${JSON.stringify(join(here, "..", "bench", "contenders", "valibot.mjs"))};`,
 };
 const TIMED = ["hookwire (pkg/)", "plain JS", "zod 4"];
 

@@ -75,19 +75,27 @@ const aliases = (m) => ({ "hookwire:glue": m.glue, "hookwire:wasm": m.inline, "h
 // ~0.5 KB of interop helpers. Node's cjs-module-lexer reads the literal, so
 // `import { decode } from "hookwire"` works too.
 const decoder = compile("hookwire", "wasm", "pkg");
+// It ships a source map without sourcesContent: a workflow bundler that inlines its own source
+// map (the Workflow SDK's does) then maps into js/entry.js instead of copying this minified file,
+// base64 wasm included, into every workflow bundle a second time.
 const built = await esbuild.build({
   entryPoints: [join(root, "js", "entry.js")],
+  outfile: join(pkg, "hookwire.cjs"),
   write: false, bundle: true, format: "esm", platform: "neutral", target: "es2022", minify: true,
+  sourcemap: "external", sourcesContent: false,
   legalComments: "none", alias: aliases(decoder), logLevel: "warning",
 });
-const esm = built.outputFiles[0].text;
+const esm = built.outputFiles.find((f) => f.path.endsWith(".cjs")).text;
+const map = JSON.parse(built.outputFiles.find((f) => f.path.endsWith(".map")).text);
+// Name the sources, do not point at files: a bundler would read them back from disk.
+map.sources = map.sources.map((s) => `hookwire:${s.replace(/^(\.\.\/)+/, "").replace(/^target\/wasm\//, "generated/")}`);
 const tail = /export\{([^}]*)\};?\s*$/.exec(esm);
 if (!tail || esm.indexOf("export{") !== tail.index) throw new Error("expected exactly one trailing export statement");
 const entries = tail[1].split(",").map((pair) => {
   const [local, exported = local] = pair.trim().split(/\s+as\s+/);
   return `${exported}:${local}`;
 });
-const decoderEntry = `${esm.slice(0, tail.index)}module.exports={${entries.join(",")}};\n`;
+const decoderEntry = `${esm.slice(0, tail.index)}module.exports={${entries.join(",")}};\n//# sourceMappingURL=hookwire.cjs.map\n`;
 
 // The encoder: server-side, so plain esbuild cjs; it shares the decoder entry's error class.
 const encoder = compile("encoder", "wasm-encoder", "target/wasm/encoder-pack", {
@@ -104,6 +112,7 @@ for (const f of ["hookwire.js", "hookwire_bg.js", "hookwire_bg.wasm.d.ts", "hook
   rmSync(join(pkg, f), { force: true });
 }
 writeFileSync(join(pkg, "hookwire.cjs"), decoderEntry);
+writeFileSync(join(pkg, "hookwire.cjs.map"), JSON.stringify(map));
 writeFileSync(join(pkg, "hookwire_bg.wasm"), decoder.bytes);
 for (const [from, to] of [["hookwire.d.ts", "hookwire"], ["encoder.d.ts", "encoder"]]) {
   const dts = readFileSync(join(root, "js", from));
@@ -123,7 +132,7 @@ writeFileSync(
       main: "./hookwire.cjs",
       types: "./hookwire.d.ts",
       exports: { ".": "./hookwire.cjs", "./encoder": "./encoder.cjs", "./package.json": "./package.json" },
-      files: ["hookwire.cjs", "hookwire.d.ts", "hookwire.d.cts", "hookwire_bg.wasm", "encoder.cjs", "encoder.d.ts", "encoder.d.cts"],
+      files: ["hookwire.cjs", "hookwire.cjs.map", "hookwire.d.ts", "hookwire.d.cts", "hookwire_bg.wasm", "encoder.cjs", "encoder.d.ts", "encoder.d.cts"],
       sideEffects: false,
     },
     null,
