@@ -41,11 +41,16 @@ export async function startServer(port, dataDir, app = join(here, "app")) {
   };
 }
 
-/** The producer's side: one world on the server's data directory, and the SDK's API. */
+/**
+ * The producer's side: one world shared with the server (the same data directory for world-local,
+ * the same database for world-postgres when WORKFLOW_POSTGRES_URL is set), and the SDK's API.
+ */
 export async function producer(port, dataDir) {
-  const { createLocalWorld } = await import("@workflow/world-local");
   const { setWorld } = await import("@workflow/core/runtime");
-  const world = createLocalWorld({ dataDir, port });
+  process.env.PORT = String(port);
+  const world = process.env.WORKFLOW_POSTGRES_URL
+    ? (await import("@workflow/world-postgres")).createWorld({ connectionString: process.env.WORKFLOW_POSTGRES_URL })
+    : (await import("@workflow/world-local")).createLocalWorld({ dataDir, port });
   setWorld(world);
   const api = await import("workflow/api");
   const devalue = await import("devalue");

@@ -5,13 +5,17 @@ import http from "node:http";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createLocalWorld } from "@workflow/world-local";
 import { setWorld } from "@workflow/core/runtime";
 
 const [port, dataDir] = [Number(process.argv[2]), process.argv[3]];
 const app = process.argv[4] ?? join(dirname(fileURLToPath(import.meta.url)), "app");
 const built = join(app, ".well-known", "workflow", "v1");
-const world = createLocalWorld({ dataDir, port });
+// world-local by default; world-postgres when WORKFLOW_POSTGRES_URL is set (its queue delivers to
+// the app over HTTP on PORT).
+process.env.PORT = String(port);
+const world = process.env.WORKFLOW_POSTGRES_URL
+  ? (await import("@workflow/world-postgres")).createWorld({ connectionString: process.env.WORKFLOW_POSTGRES_URL })
+  : (await import("@workflow/world-local")).createLocalWorld({ dataDir, port });
 setWorld(world);
 const require = createRequire(import.meta.url);
 const routes = {
@@ -40,6 +44,11 @@ server.listen(port, "127.0.0.1", async () => {
   await world.start?.();
   console.log("ready");
 });
+// Close the world before the HTTP server (its workers may still be delivering).
 for (const signal of ["SIGTERM", "SIGINT"]) {
-  process.on(signal, () => server.close(() => world.close?.().finally(() => process.exit(0))));
+  process.on(signal, async () => {
+    await Promise.resolve(world.close?.()).catch(() => {});
+    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 2000).unref();
+  });
 }

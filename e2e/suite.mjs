@@ -1,31 +1,42 @@
-// The whole boundary on a real Workflow SDK run (world-local): workflows built by the SDK's own
-// builder park on hooks; producers inspect the hook, negotiate, encode with pkg/encoder.cjs and
-// resume the inspected hook object; the session driver decodes with pkg/ inside the workflow VM
-// and records through steps. Historic consumers are real workflows reading payloads the way the
-// old builds did. Counts of sent, recorded, reported and lost messages are printed and asserted.
+// The end-to-end suite, shared by js-tests/e2e-local.test.mjs (world-local) and
+// js-tests/e2e-postgres.test.mjs (world-postgres, which spans machines): the whole boundary on a
+// real Workflow SDK run. Workflows built by the SDK's own builder park on hooks; producers inspect
+// the hook, negotiate, encode with pkg/encoder.cjs and resume the inspected hook object; the
+// session driver decodes with pkg/ inside the workflow VM and records through steps. Historic
+// consumers are real workflows reading payloads the way the old builds did. Counts of sent,
+// recorded, reported and lost messages are printed and asserted.
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { root } from "./helpers.mjs";
-
-const e2e = join(root, "e2e");
-const { build, startServer, producer, encoder, decoder } = await import(join(e2e, "harness.mjs"));
-const PORT = 39100 + (process.pid % 500);
-const DATA = join(root, "target", "e2e", `local-${process.pid}`);
+import { build, decoder, encoder, here, producer, startServer } from "./harness.mjs";
 
 let server;
 let p;
-before(async () => {
-  build();
-  rmSync(DATA, { recursive: true, force: true });
-  server = await startServer(PORT, DATA);
-  p = await producer(PORT, DATA);
-});
-after(async () => {
-  await server?.stop();
-  await p?.close();
-});
+let PORT;
+let DATA;
+let WORLD;
+
+/** Register the suite; `world` names it in the test titles and the printed counts. */
+export function suite(world, port) {
+  PORT = port;
+  WORLD = world;
+  DATA = join(here, "..", "target", "e2e", `${world}-${process.pid}`);
+  before(async () => {
+    build();
+    rmSync(DATA, { recursive: true, force: true });
+    server = await startServer(PORT, DATA);
+    p = await producer(PORT, DATA);
+  });
+  after(async () => {
+    await p?.close();
+    await server?.stop();
+  });
+  for (const [name, fn] of TESTS) test(`${world}: ${name}`, { timeout: 600_000 }, fn);
+}
+
+const TESTS = [];
+const scenario = (name, fn) => TESTS.push([name, fn]);
 
 /** What the session driver must record for a command encoded for `target`. */
 const expected = (command, target) => decoder.decode(encoder.encode(command, target));
@@ -37,7 +48,7 @@ async function send(token, command) {
   return n;
 }
 
-test("a stamped session: inspect, negotiate v1, encode, resume the inspected hook, decode in the VM", async () => {
+scenario("a stamped session: inspect, negotiate v1, encode, resume the inspected hook, decode in the VM", async () => {
   const run = await p.api.start(p.workflow("sessionDriver"), ["stamped-1"]);
   const hook = await p.hook("stamped-1");
   assert.deepEqual(hook.metadata, { sessionInboxWireVersion: 1 });
@@ -54,7 +65,7 @@ test("a stamped session: inspect, negotiate v1, encode, resume the inspected hoo
   assert.deepEqual(steps.map((s) => s.value), commands.map((c) => expected(c, { version: 1 })));
 });
 
-test("the raw-send cohort: a markerless stable inbox gets v0 send and reads .payload", async () => {
+scenario("the raw-send cohort: a markerless stable inbox gets v0 send and reads .payload", async () => {
   const run = await p.api.start(p.workflow("legacyStableInbox"), []);
   const token = encoder.stableInboxToken(run.runId);
   await p.hook(token);
@@ -69,7 +80,7 @@ test("the raw-send cohort: a markerless stable inbox gets v0 send and reads .pay
   ]);
 });
 
-test("the ≤ 0.30.4 cohort: a markerless continuation without a stable inbox gets the legacy deliver envelope", async () => {
+scenario("the ≤ 0.30.4 cohort: a markerless continuation without a stable inbox gets the legacy deliver envelope", async () => {
   const run = await p.api.start(p.workflow("legacyContinuation"), ["cont-legacy"]);
   await p.hook("cont-legacy");
   const n = await send("cont-legacy", { kind: "send", payload: { message: "for an old build" } });
@@ -78,7 +89,7 @@ test("the ≤ 0.30.4 cohort: a markerless continuation without a stable inbox ge
   assert.deepEqual(step.value, { kind: "deliver", message: "for an old build", versioned: false });
 });
 
-test("a continuation whose stable inbox belongs to another run: RUN_MISMATCH before anything is written", async () => {
+scenario("a continuation whose stable inbox belongs to another run: RUN_MISMATCH before anything is written", async () => {
   const victim = await p.api.start(p.workflow("legacyContinuation"), ["cont-mismatch"]);
   await p.hook("cont-mismatch");
   await p.api.start(p.workflow("inboxSquatter"), [victim.runId]);
@@ -88,7 +99,7 @@ test("a continuation whose stable inbox belongs to another run: RUN_MISMATCH bef
   assert.equal(events.data.filter((e) => e.eventType === "hook_received").length, 0, "nothing reached the run");
 });
 
-test("undecodable payloads are reported through a step; the session stays parked and goes on", async () => {
+scenario("undecodable payloads are reported through a step; the session stays parked and goes on", async () => {
   const run = await p.api.start(p.workflow("sessionDriver"), ["stamped-2"]);
   const hook = await p.hook("stamped-2");
   await p.api.resumeHook(hook, { kind: "deliver", version: 2, payloads: [] });
@@ -127,7 +138,7 @@ function message(i, j) {
   }
 }
 
-test("nothing lost under load: 20 sessions × 50 messages, mixed cohorts, ~10 % undecodable", async () => {
+scenario("nothing lost under load: 20 sessions × 50 messages, mixed cohorts, ~10 % undecodable", async () => {
   const SESSIONS = 20;
   const MESSAGES = 50;
   const runs = [];
@@ -168,13 +179,13 @@ test("nothing lost under load: 20 sessions × 50 messages, mixed cohorts, ~10 % 
     assert.equal((await p.world.runs.get(run.runId)).status, "running");
   }
   counts.lost = counts.sent - counts.recorded - counts.reported;
-  console.log(`load: sent ${counts.sent}, recorded ${counts.recorded}, reported ${counts.reported}, lost ${counts.lost}`);
+  console.log(`load on ${WORLD}: sent ${counts.sent}, recorded ${counts.recorded}, reported ${counts.reported}, lost ${counts.lost}`);
   assert.equal(counts.sent, SESSIONS * MESSAGES);
   assert.equal(counts.reported, SESSIONS * (MESSAGES / 10));
   assert.equal(counts.lost, 0);
 });
 
-test("the run survives a kill -9 of the server mid-session, without loss or duplicates", async () => {
+scenario("the run survives a kill -9 of the server mid-session, without loss or duplicates", async () => {
   const run = await p.api.start(p.workflow("sessionDriver"), ["restart-1"]);
   await p.hook("restart-1");
   for (let j = 0; j < 5; j++) await send("restart-1", { kind: "send", payload: { message: `before ${j}` } });
