@@ -1,5 +1,5 @@
 // The benchmark suite: `node bench/run.mjs [ROUNDS]`. Every contender runs in the same run, each
-// measurement in a fresh process, ROUNDS rounds (default 5); medians with min–max, as ratios to
+// measurement in a fresh process, ROUNDS rounds (default 4); medians with min–max, as ratios to
 // hookwire's wasm decoder. Raw figures go to bench/results.json. Needs pkg/ and a release CLI.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -11,7 +11,7 @@ import { MIX } from "./mix.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
-const rounds = Number(process.argv[2] ?? 5);
+const rounds = Number(process.argv[2] ?? 4);
 const DECODERS = ["wasm", "plain", "zod", "zod-mini", "valibot"];
 const canon = (v) => JSON.stringify(v, (_k, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -26,7 +26,10 @@ async function deliver(label, token, command, runId, expectSteps) {
   const steps = await p.waitSteps(runId, expectSteps);
   const last = steps[expectSteps - 1];
   say(`   ${label}`);
-  say(`     hook      ${token}  metadata ${show(n.resume.hook?.metadata ?? null)}  (${n.lookups} lookup${n.lookups === 1 ? "" : "s"})`);
+  const inspected = n.resume.hook
+    ? `inspected: metadata ${show(n.resume.hook.metadata ?? null)}, ${n.lookups} lookup${n.lookups === 1 ? "" : "s"}`
+    : "not inspected: a send or control to a stable inbox token needs no lookup";
+  say(`     hook      ${token}  (${inspected})`);
   say(`     target    ${show(n.target)}`);
   say(`     wire      ${show(wire)}`);
   say(`     recorded  ${show(last.value ?? last)}`);
@@ -53,7 +56,7 @@ const steps = await p.waitSteps(stamped.runId, 2);
 say("   a payload this build cannot read, resumed directly");
 say(`     wire      ${show(newer)}`);
 say(`     reported  ${steps[1].code}: ${steps[1].message}`);
-await deliver("   … and the session, still parked, takes the next message", "demo-session", { kind: "send", payload: { message: "Thanks!" } }, stamped.runId, 3);
+await deliver("… and the session, still parked, takes the next message", "demo-session", { kind: "send", payload: { message: "Thanks!" } }, stamped.runId, 3);
 say(`   run status: ${(await p.world.runs.get(stamped.runId)).status} (parked on its hook)`);
 say(`   (decode of the first wire value, for comparison, outside the VM: ${show(decoder.decode(encoder.encode(command)))})`);
 await server.stop();

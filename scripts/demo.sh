@@ -7,3 +7,4 @@ scripts/setup.sh >/dev/null
 cargo run --quiet --release -- demo
 node scripts/build-pkg.mjs >/dev/null 2>&1 || node scripts/build-pkg.mjs
 node scripts/demo-js.mjs
+node e2e/demo.mjs
