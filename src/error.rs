@@ -43,6 +43,16 @@ impl ErrorCode {
         ErrorCode::RunMismatch,
     ];
 
+    /// The codes the decoder can answer (the first six of [`ErrorCode::ALL`]).
+    pub const DECODE: [ErrorCode; 6] = [
+        ErrorCode::NotObject,
+        ErrorCode::MalformedVersion,
+        ErrorCode::NewerVersion,
+        ErrorCode::Migration,
+        ErrorCode::LegacyShape,
+        ErrorCode::UnknownKind,
+    ];
+
     /// The stable string form, e.g. `"NEWER_VERSION"`.
     pub const fn as_str(self) -> &'static str {
         match self {

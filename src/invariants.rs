@@ -17,14 +17,7 @@ const TARGETS: [Target; 3] = [
     Target::V0(V0Variant::Deliver),
     Target::V0(V0Variant::Send),
 ];
-const DECODE_CODES: [ErrorCode; 6] = [
-    ErrorCode::NotObject,
-    ErrorCode::MalformedVersion,
-    ErrorCode::NewerVersion,
-    ErrorCode::Migration,
-    ErrorCode::LegacyShape,
-    ErrorCode::UnknownKind,
-];
+const DECODE_CODES: [ErrorCode; 6] = ErrorCode::DECODE;
 
 /// JSON from fuzz bytes, bounded in depth (the CLI owns deep input; here the test harness
 /// itself must not overflow).

@@ -21,7 +21,7 @@ pub fn contract_js() -> String {
     let mut codes = vec![String::from("\"\"")];
     codes.extend(ErrorCode::ALL.iter().map(|c| js_string(c.as_str())));
     let details: Vec<String> = Detail::ALL.iter().map(|d| js_string(d.text())).collect();
-    let messages: Vec<String> = ErrorCode::ALL[..6]
+    let messages: Vec<String> = ErrorCode::DECODE
         .iter()
         .map(|c| format!("  {}: {},", c.as_str(), js_string(message_template(*c))))
         .collect();
