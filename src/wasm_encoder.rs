@@ -101,3 +101,18 @@ pub fn negotiate_json(request: &str) -> String {
     };
     answer(out)
 }
+
+/// The serde-wasm-bindgen route, for comparison only (feature `route-comparison`, never shipped):
+/// the command and target as live JS values converted by serde-wasm-bindgen, the answer
+/// converted back the same way.
+#[cfg(feature = "route-comparison")]
+#[wasm_bindgen]
+pub fn encode_value(command: JsValue, target: JsValue) -> Result<JsValue, JsValue> {
+    use serde::Serialize as _;
+    let err = |e: serde_wasm_bindgen::Error| JsValue::from(e);
+    let command: Value = serde_wasm_bindgen::from_value(command).map_err(err)?;
+    let target: Value = serde_wasm_bindgen::from_value(target).map_err(err)?;
+    encode_result(command, &target)
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(err)
+}
