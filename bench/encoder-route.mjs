@@ -13,7 +13,7 @@ const root = join(here, "..");
 execFileSync("wasm-pack", [
   "build", "--release", "--target", "nodejs", "--out-dir", "target/wasm/route-pack", "--out-name", "route", "--no-pack",
   "--", "--no-default-features", "--features", "route-comparison",
-], { cwd: root, stdio: "ignore", env: { ...process.env, CARGO_TARGET_DIR: join(root, "target", "wasm-route"), RUSTFLAGS: "-C link-arg=-zstack-size=8388608" } });
+], { cwd: root, stdio: "ignore", env: { ...process.env, CARGO_TARGET_DIR: join(root, "target", "wasm-route"), CARGO_PROFILE_RELEASE_OPT_LEVEL: "3", RUSTFLAGS: "-C link-arg=-zstack-size=8388608" } });
 writeFileSync(join(root, "target", "wasm", "route-pack", "package.json"), '{"type":"commonjs"}\n');
 const require = createRequire(import.meta.url);
 const swb = require(join(root, "target", "wasm", "route-pack", "route.js"));

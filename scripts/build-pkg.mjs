@@ -98,8 +98,10 @@ const entries = tail[1].split(",").map((pair) => {
 const decoderEntry = `${esm.slice(0, tail.index)}module.exports={${entries.join(",")}};\n//# sourceMappingURL=hookwire.cjs.map\n`;
 
 // The encoder: server-side, so plain esbuild cjs; it shares the decoder entry's error class.
+// Server-side, so it is built for speed (opt-level 3) rather than size.
 const encoder = compile("encoder", "wasm-encoder", "target/wasm/encoder-pack", {
   CARGO_TARGET_DIR: join(root, "target", "wasm-encoder"),
+  CARGO_PROFILE_RELEASE_OPT_LEVEL: "3",
   RUSTFLAGS: "-C link-arg=-zstack-size=8388608",
 });
 await esbuild.build({
