@@ -1,4 +1,4 @@
-// The encoder written with zod 4 as the seed's producer would: build the complete v1 value, parse
+// The encoder written with zod 4 as a zod-based producer would: build the complete v1 value, parse
 // it once against the strict v1 schema, convert down for a v0 target. Prints commands per second
 // per target for bench/commands.json (one JSON line).
 import { readFileSync } from "node:fs";

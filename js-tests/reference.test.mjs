@@ -1,4 +1,4 @@
-// Decode builds a fresh top-level object and passes opaque subtrees by reference (SPEC §4.6):
+// Decode builds a fresh top-level object and passes opaque subtrees by reference (contract §4.6):
 // binary values, undefined-valued keys and cycles inside payloads come out untouched.
 import assert from "node:assert/strict";
 import { test } from "node:test";

@@ -1,4 +1,4 @@
-// pkg/ inside the workflow sandbox (SPEC §10): esbuild inlines it into one CommonJS script that
+// pkg/ inside the workflow sandbox (contract §10): esbuild inlines it into one CommonJS script that
 // runs in a fresh node:vm context holding only TextEncoder, TextDecoder, atob and URL — and, where
 // wasm code generation is forbidden, fails with an error that names the cause instead of hanging.
 import assert from "node:assert/strict";

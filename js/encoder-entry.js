@@ -148,7 +148,7 @@ export function stableInboxToken(runId, tokens = {}) {
 }
 
 /**
- * Choose the target a receiver understands (SPEC §6). `destination` is `{ token }` or
+ * Choose the target a receiver understands (contract §6). `destination` is `{ token }` or
  * `{ address: { sessionId, version } }`; `lookup(token)` is the caller's getHookByToken (sync or
  * async, returning a hook or null). Resolves to `{ target, lookups, resume }`, where `resume` is
  * `{ hook }` — the inspected hook object to resume — or `{ token }` on the zero-lookup paths.

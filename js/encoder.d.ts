@@ -31,7 +31,7 @@ export type SendCommand = Carried & { readonly kind: "send"; readonly payload: D
 export type DeliverCommand = Omit<SessionInboxDeliverV1, "version" | "payload">;
 /** A control command. */
 export type ControlCommand = Omit<SessionInboxSessionTimeoutV1, "version"> | Omit<SessionInboxClearV1, "version"> | Omit<SessionInboxCompactV1, "version"> | Omit<SessionInboxResetV1, "version"> | Omit<SessionInboxCancelV1, "version">;
-/** Any command the encoder takes (SPEC §5.1). */
+/** Any command the encoder takes (contract §5.1). */
 export type SessionInboxCommand = SendCommand | DeliverCommand | ControlCommand;
 
 /** An encoding target. */
@@ -66,7 +66,7 @@ export interface Negotiated<H extends InspectedHook> {
   readonly resume: { readonly hook: H } | { readonly token: string };
 }
 /**
- * Choose the target a receiver understands (SPEC §6); `lookup` is the caller's getHookByToken.
+ * Choose the target a receiver understands (contract §6); `lookup` is the caller's getHookByToken.
  * Rejects with SessionInboxWireError (UNSUPPORTED_TARGET, RUN_MISMATCH) before anything is written.
  */
 export declare function negotiate<H extends InspectedHook>(

@@ -74,7 +74,7 @@ export type SessionInboxCancel = {
   readonly turnId?: string;
 };
 
-/** A decoded session inbox value (SPEC §4): one per kind. */
+/** A decoded session inbox value (contract §4): one per kind. */
 export type SessionInboxValue =
   | SessionInboxDeliver
   | SessionInboxSessionTimeout

@@ -1,4 +1,4 @@
-//! Frozen artifacts on disk and their hash lock (SPEC §8).
+//! Frozen artifacts on disk and their hash lock (contract §8).
 //!
 //! Layout, per family: `artifacts/<family>/v<N>/schema.json` (the canonical JSON Schema),
 //! `artifacts/<family>/v<N>/encode/<case>.<target>.json` (byte-frozen encoder output),

@@ -1,4 +1,4 @@
-//! The migration chain (SPEC §3): read the version, reject what cannot be read, and walk
+//! The migration chain (contract §3): read the version, reject what cannot be read, and walk
 //! one-step migrations up to the current version. Family-agnostic; it knows no shapes.
 //!
 //! Invariant: a value leaves the chain declaring exactly the current version, or not at all.
@@ -54,7 +54,7 @@ pub fn is_integer(n: f64) -> bool {
     n == (n as i64) as f64
 }
 
-/// Run the chain on `value` (SPEC §3).
+/// Run the chain on `value` (contract §3).
 pub fn run<H: Host>(h: &mut H, chain: &Chain<'_, H>, value: &H::Value) -> Result<Walked<H::Value>, DecodeError> {
     let current = chain.current;
     let ty = h.type_of(value);

@@ -1,4 +1,4 @@
-//! Decode (SPEC §4), family-agnostic: run the chain, check `kind`, project the value onto the
+//! Decode (contract §4), family-agnostic: run the chain, check `kind`, project the value onto the
 //! kind's declared fields. Known current values are trusted: their interior is not checked.
 //!
 //! Invariant: decode returns a fresh top-level object holding only declared fields, or a

@@ -5,7 +5,7 @@
 //! where it is shown (native `Display`, or the JS glue), so `core::fmt` never reaches the wasm
 //! decoder. This module must never import a family or a host.
 
-/// A stable error code (SPEC §7). The string form (`as_str`) is part of the contract.
+/// A stable error code (contract §7). The string form (`as_str`) is part of the contract.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum ErrorCode {

@@ -1,4 +1,4 @@
-//! The registry guard (SPEC §8, the seed's "rule 40"): the version registry and the version
+//! The registry guard (contract §8, "rule 40"): the version registry and the version
 //! modules on disk must agree, every version module must carry its tests, migration modules must
 //! stay pure transforms, and shipped files must match their lock. Run by `hookwire check` and
 //! by the test suite; each rule has a test that breaks a copy of the tree on purpose.

@@ -90,7 +90,7 @@ fn decoded_type(spec: &KindSpec) -> (String, String) {
     (type_name(kind), body)
 }
 
-/// `js/hookwire.d.ts`: the package's declarations, decoded values typed as SPEC §4's union.
+/// `js/hookwire.d.ts`: the package's declarations, decoded values typed as contract §4's union.
 pub fn typescript_declarations() -> String {
     let mut out = format!("// {HEADER}\n\n");
     out.push_str("/** Any JSON value. */\nexport type JsonValue = null | boolean | number | string | readonly JsonValue[] | JsonObject;\n");
@@ -123,7 +123,7 @@ pub fn typescript_declarations() -> String {
     }
     let _ = writeln!(
         out,
-        "/** A decoded session inbox value (SPEC §4): one per kind. */\nexport type SessionInboxValue =\n  | {};\n",
+        "/** A decoded session inbox value (contract §4): one per kind. */\nexport type SessionInboxValue =\n  | {};\n",
         names.join("\n  | ")
     );
     let codes: Vec<String> = ErrorCode::ALL.iter().map(|c| format!("\"{}\"", c.as_str())).collect();
@@ -198,7 +198,7 @@ export type SendCommand = Carried & {{ readonly kind: \"send\"; readonly payload
 export type DeliverCommand = Omit<SessionInboxDeliverV1, \"version\" | \"payload\">;
 /** A control command. */
 export type ControlCommand = {controls};
-/** Any command the encoder takes (SPEC §5.1). */
+/** Any command the encoder takes (contract §5.1). */
 export type SessionInboxCommand = SendCommand | DeliverCommand | ControlCommand;
 
 /** An encoding target. */
@@ -233,7 +233,7 @@ export interface Negotiated<H extends InspectedHook> {{
   readonly resume: {{ readonly hook: H }} | {{ readonly token: string }};
 }}
 /**
- * Choose the target a receiver understands (SPEC §6); `lookup` is the caller's getHookByToken.
+ * Choose the target a receiver understands (contract §6); `lookup` is the caller's getHookByToken.
  * Rejects with SessionInboxWireError (UNSUPPORTED_TARGET, RUN_MISMATCH) before anything is written.
  */
 export declare function negotiate<H extends InspectedHook>(

@@ -1,4 +1,4 @@
-//! Temporary compatibility paths and the condition under which each may be deleted (SPEC §8,
+//! Temporary compatibility paths and the condition under which each may be deleted (contract §8,
 //! "Removable"). Each [`Removable`] is declared as a constant next to the code it deletes;
 //! `hookwire removable` lists them, and a tidy test checks every declaration is listed.
 

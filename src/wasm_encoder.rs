@@ -60,7 +60,7 @@ fn target_answer(t: Result<Target, crate::EncodeError>) -> Value {
     }
 }
 
-/// One step of negotiation (SPEC §6) on JSON text, so the JS driver can await its own lookups:
+/// One step of negotiation (contract §6) on JSON text, so the JS driver can await its own lookups:
 /// `{"step":"fast", command, destination, tokens}` → `{"target"}` or `{"inspect": true}`;
 /// `{"step":"classify", hook, tokens}` → `{"target"}` or `{"lookup": token}`;
 /// `{"step":"continuation", hook, stableInbox}` → `{"target"}`; any of them → `{"error"}`.

@@ -1,4 +1,4 @@
-//! The migration chain's rules (SPEC §3) on families built for the test, including broken
+//! The migration chain's rules (contract §3) on families built for the test, including broken
 //! registries, which must fail with MIGRATION and never return a value.
 
 use hookwire::chain::{run, Chain, Step, Walked};

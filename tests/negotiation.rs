@@ -1,4 +1,4 @@
-//! Negotiation (SPEC §6): every rule, with the lookups counted and the inspected hook handed
+//! Negotiation (contract §6): every rule, with the lookups counted and the inspected hook handed
 //! back for the resume.
 
 use hookwire::session_inbox::encode::{Target, V0Variant};

@@ -1,5 +1,5 @@
 //! Property tests: generated commands round-trip through every target; decode never panics,
-//! answers only with a family error, and is idempotent where SPEC §4.5 promises it; the frozen
+//! answers only with a family error, and is idempotent where contract §4.5 promises it; the frozen
 //! JSON Schema and the encoder's validator agree on generated and mutated values.
 
 use hookwire::session_inbox::encode::{encode, Target, V0Variant};
@@ -220,7 +220,7 @@ fn arb_command() -> impl Strategy<Value = Value> {
 
 const CARRIED: &[&str] = &["auth", "caller", "requestId", "taskDeliveryId", "turnPolicy"];
 
-/// The normalized value SPEC §4 promises for a command encoded for `target`, built directly.
+/// The normalized value contract §4 promises for a command encoded for `target`, built directly.
 fn expected(command: &Value, target: Target) -> Value {
     let cmd = command.as_object().unwrap();
     let mut out = Map::new();

@@ -1,4 +1,4 @@
-// The speed reference: the SPEC's decode written by hand in plain JS (not shipped).
+// The speed reference: the contract's decode (docs/contract.md) written by hand in plain JS (not shipped).
 export class WireError extends Error {
   constructor(code, version) {
     super(code);

@@ -1,4 +1,4 @@
-//! The encode facade (SPEC §5): the only producer of persisted session inbox values.
+//! The encode facade (contract §5): the only producer of persisted session inbox values.
 //! Build the complete v1 value, validate it once, then emit it for the receiver's version.
 //! Nothing is changed after validation except the documented v0 down-conversion.
 
@@ -91,7 +91,7 @@ impl Target {
     }
 }
 
-/// Encode `command` (SPEC §5.1) for `target`: the wire value to persist, or why not.
+/// Encode `command` (contract §5.1) for `target`: the wire value to persist, or why not.
 ///
 /// ```
 /// use hookwire::session_inbox::encode::{encode, Target};

@@ -41,7 +41,7 @@ pub const REGISTRY: Registry = Registry {
     migrations: &[(0, 1)],
 };
 
-/// The kinds of the current version and the fields decode keeps for each (SPEC §4).
+/// The kinds of the current version and the fields decode keeps for each (contract §4).
 pub const KINDS: &[KindSpec] = &[
     KindSpec {
         kind: DELIVER,
@@ -89,7 +89,7 @@ pub fn steps<H: Host>() -> [Step<H>; 1] {
     }]
 }
 
-/// Decode a session inbox value on any host (SPEC §3–§4).
+/// Decode a session inbox value on any host (contract §3–§4).
 pub fn decode_on<H: Host>(h: &mut H, value: &H::Value) -> Result<H::Value, DecodeError> {
     let steps = steps::<H>();
     let chain = Chain {

@@ -1,4 +1,4 @@
-//! Negotiation (SPEC §6): choose the target a receiver understands, as pure functions. The
+//! Negotiation (contract §6): choose the target a receiver understands, as pure functions. The
 //! lookups (`getHookByToken`) are the caller's; [`negotiate`] counts them and hands back the
 //! inspected hook, so the resume targets that object and not the token again.
 //! No I/O happens here.
@@ -147,7 +147,7 @@ pub fn stamped_version(v: &Value) -> Result<Target, EncodeError> {
     }
 }
 
-/// Zero-lookup fast paths (SPEC §6.4): a saved receiver address, or a `send` or control
+/// Zero-lookup fast paths (contract §6.4): a saved receiver address, or a `send` or control
 /// command addressed to a stable inbox token. `None`: the hook must be inspected.
 pub fn fast_path(command: &Value, dest: &Destination, tokens: &InboxTokens) -> Option<Result<Target, EncodeError>> {
     match dest {
@@ -164,7 +164,7 @@ pub fn fast_path(command: &Value, dest: &Destination, tokens: &InboxTokens) -> O
     }
 }
 
-/// Classify an inspected hook (SPEC §6.1–§6.3).
+/// Classify an inspected hook (contract §6.1–§6.3).
 pub fn classify(hook: &impl HookLike, tokens: &InboxTokens) -> Result<Classified, EncodeError> {
     if let Some(stamp) = hook
         .metadata()

@@ -1,4 +1,4 @@
-//! Session inbox version 0, the unversioned era (SPEC §2): the two incompatible shapes that
+//! Session inbox version 0, the unversioned era (contract §2): the two incompatible shapes that
 //! were persisted before values carried `version`, and the down-encoders that still write them
 //! for consumers pinned to those builds.
 //!

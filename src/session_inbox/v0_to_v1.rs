@@ -1,4 +1,4 @@
-//! Migration 0 → 1 of the session inbox (SPEC §2): a pure data transform from the unversioned
+//! Migration 0 → 1 of the session inbox (contract §2): a pure data transform from the unversioned
 //! era to version 1. No normalization, no policy: decode projects the result afterwards.
 //!
 //! Frozen: this step is shipped. A change to it is a new version with a new step, never an

@@ -1,4 +1,4 @@
-//! Session inbox version 1 (SPEC §1, §5.2): the strict shape of the current wire value, the
+//! Session inbox version 1 (contract §1, §5.2): the strict shape of the current wire value, the
 //! builder that turns a command into a complete v1 value, and the mirror's coalescing.
 //!
 //! The shape statics here are the single source of the encoder's validation, the frozen JSON
@@ -303,7 +303,7 @@ pub const MIRROR_REMOVAL: Removable = Removable {
            and no stored value still carries a mirror a pinned consumer needs: then a v2 without the mirror",
 };
 
-/// The commands this builder takes (SPEC §5.1).
+/// The commands this builder takes (contract §5.1).
 pub const COMMAND_KINDS: &[&str] = &[
     "send",
     "deliver",
@@ -317,7 +317,7 @@ pub const COMMAND_KINDS: &[&str] = &[
 /// The optional fields a `send` command carries over unchanged.
 const SEND_CARRIED: &[&str] = &["auth", "caller", "requestId", "taskDeliveryId", "turnPolicy"];
 
-/// Build the complete, not yet validated v1 value for `command` (SPEC §5.2), taking the
+/// Build the complete, not yet validated v1 value for `command` (contract §5.2), taking the
 /// command by value so nothing is copied but the mirror.
 pub fn build(command: Value) -> Result<Value, EncodeError> {
     let Value::Object(mut cmd) = command else {
