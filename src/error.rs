@@ -43,15 +43,8 @@ impl ErrorCode {
         ErrorCode::RunMismatch,
     ];
 
-    /// The codes the decoder can answer (the first six of [`ErrorCode::ALL`]).
-    pub const DECODE: [ErrorCode; 6] = [
-        ErrorCode::NotObject,
-        ErrorCode::MalformedVersion,
-        ErrorCode::NewerVersion,
-        ErrorCode::Migration,
-        ErrorCode::LegacyShape,
-        ErrorCode::UnknownKind,
-    ];
+    /// The codes the decoder can answer: the first six of [`ErrorCode::ALL`].
+    pub const DECODE: &'static [ErrorCode] = ErrorCode::ALL.split_at(6).0;
 
     /// The stable string form, e.g. `"NEWER_VERSION"`.
     pub const fn as_str(self) -> &'static str {

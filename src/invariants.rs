@@ -17,7 +17,7 @@ const TARGETS: [Target; 3] = [
     Target::V0(V0Variant::Deliver),
     Target::V0(V0Variant::Send),
 ];
-const DECODE_CODES: [ErrorCode; 6] = ErrorCode::DECODE;
+const DECODE_CODES: &[ErrorCode] = ErrorCode::DECODE;
 
 /// JSON from fuzz bytes, bounded in depth (the CLI owns deep input; here the test harness
 /// itself must not overflow).
