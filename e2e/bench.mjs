@@ -77,9 +77,8 @@ if (!sizesOnly) {
     const port = 39700 + TIMED.indexOf(name);
     const data = join(here, "..", "target", "e2e", `bench-${port}`);
     rmSync(data, { recursive: true, force: true });
-    process.env.HOOKWIRE_E2E_APP = built[name].dir;
     const server = await startServer(port, data, built[name].dir);
-    const p = await producer(port, data, "driver");
+    const p = await producer(port, data);
     const run = await p.api.start(p.workflow("driver", "driver"), ["bench"]);
     const hook = await p.hook("bench");
     const times = [];

@@ -40,6 +40,18 @@ pub fn contract_js() -> String {
     out
 }
 
+/// `export type Name = …;` for a named shape, with its doc and stable identifier.
+fn render_def(out: &mut String, d: &crate::shape::Def) {
+    let _ = writeln!(
+        out,
+        "/** {} ({}) */\nexport type {} = {};\n",
+        d.doc,
+        d.id,
+        d.name,
+        typescript(&d.shape)
+    );
+}
+
 fn type_name(kind: &str) -> String {
     let mut out = String::from("SessionInbox");
     for word in kind.split('-') {
@@ -102,14 +114,7 @@ pub fn typescript_declarations() -> String {
         if d.id.starts_with("SessionInbox.V1") {
             continue;
         }
-        let _ = writeln!(
-            out,
-            "/** {} ({}) */\nexport type {} = {};\n",
-            d.doc,
-            d.id,
-            d.name,
-            typescript(&d.shape)
-        );
+        render_def(&mut out, d);
     }
     let mut names = Vec::new();
     for spec in KINDS {
@@ -168,14 +173,7 @@ pub fn encoder_declarations() -> String {
     let mut variants = Vec::new();
     for d in named_defs(&v1::WIRE) {
         if d.id.starts_with("SessionInbox.V1.") {
-            let _ = writeln!(
-                out,
-                "/** {} ({}) */\nexport type {} = {};\n",
-                d.doc,
-                d.id,
-                d.name,
-                typescript(&d.shape)
-            );
+            render_def(&mut out, d);
             variants.push(d.name);
         }
     }

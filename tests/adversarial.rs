@@ -5,8 +5,6 @@
 mod common;
 
 use serde_json::Value;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 /// The bytes of one entry: `text`, `repeat` expanded, or `hex`.
 fn bytes(entry: &Value) -> Vec<u8> {
@@ -44,17 +42,7 @@ fn the_catalog_through_the_cli() {
         input.extend(bytes(e));
         input.push(b'\n');
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hookwire"))
-        .args(["decode", "--lines"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
+    let out = common::hookwire(&["decode", "--lines"], &input);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();

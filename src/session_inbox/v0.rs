@@ -8,12 +8,11 @@
 use crate::removable::Removable;
 use serde_json::{Map, Value};
 
-/// The shape read by builds ≤ 0.30.4: `{kind:"deliver", payloads, auth?, caller?,
-/// deliveryMetadata?, requestId?, taskDeliveryId?, turnPolicy?}` — no `version`, no mirror.
-pub const LEGACY_DELIVER: &str = "deliver";
+// The shape read by builds ≤ 0.30.4: `{kind:"deliver", payloads, auth?, caller?,
+// deliveryMetadata?, requestId?, taskDeliveryId?, turnPolicy?}` — no `version`, no mirror.
 
-/// The shape read by builds 0.30.5–0.31.0 during an active turn: `{kind:"send", payload,
-/// delivery?, auth?, caller?, requestId?, taskDeliveryId?, turnPolicy?}`.
+/// The kind of the shape read by builds 0.30.5–0.31.0 during an active turn: `{kind:"send",
+/// payload, delivery?, auth?, caller?, requestId?, taskDeliveryId?, turnPolicy?}`.
 pub const RAW_SEND: &str = "send";
 
 /// Both v0 down-encoders exist only for consumers that cannot read a versioned value.

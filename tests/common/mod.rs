@@ -2,7 +2,9 @@
 #![allow(dead_code)]
 
 use serde_json::Value;
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 
 /// The crate root.
 pub fn root() -> PathBuf {
@@ -58,4 +60,25 @@ pub fn report(failures: Vec<String>) {
 
 pub fn exists(rel: &str) -> bool {
     Path::new(&root()).join(rel).exists()
+}
+
+/// Run the `hookwire` binary with `args`, feeding `stdin` from a thread (so a large input cannot
+/// deadlock against a full stdout pipe).
+pub fn hookwire(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hookwire"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let bytes = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&bytes);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
 }
