@@ -5,19 +5,26 @@
 // or async init, so it runs inside a workflow sandbox (a fresh node:vm context per delivery).
 // Errors are built here from the codes the wasm module leaves behind; no string is formatted
 // in wasm.
-import { __wbg_set_wasm, decode as wasmDecode, error_code, error_detail, error_version } from "hookwire:glue";
+import { __wbg_set_wasm, decode as wasmDecode, error_code, error_detail, error_index, error_version } from "hookwire:glue";
 import { WASM_BASE64, IMPORTS, exportsOf } from "hookwire:wasm";
-import { CODES, DETAILS, HOOK_METADATA_KEY, MESSAGES, WIRE_VERSION } from "./contract.js";
+import { CODES, DETAILS, HOOK_METADATA_KEY, MESSAGES, SYMBOLS, WIRE_VERSION } from "./contract.js";
 
 export { HOOK_METADATA_KEY, WIRE_VERSION };
 
-/** Why a value could not be decoded: the only error `decode` throws. */
+/**
+ * Why a value could not be decoded: the only error `decode` throws. `version` names the version
+ * involved; `path` (a JSON pointer) and `expected` say where an envelope is INVALID.
+ */
 export class SessionInboxWireError extends Error {
-  constructor(code, message, version) {
+  constructor(code, message, version, path, expected) {
     super(message);
     this.name = "SessionInboxWireError";
     this.code = code;
     if (version !== undefined) this.version = version;
+    if (path !== undefined) {
+      this.path = path;
+      this.expected = expected;
+    }
   }
 }
 
@@ -54,10 +61,11 @@ try {
   startFailure.name = "HookwireStartError";
 }
 
-function message(code, version, detail) {
+function message(code, version, detail, path) {
   return MESSAGES[code]
     .replace("{version}", String(version))
     .replace("{current}", String(WIRE_VERSION))
+    .replace("{path}", path)
     .replace("{detail}", detail);
 }
 
@@ -71,8 +79,19 @@ export function decode(value) {
   if (out !== undefined) return out;
   const code = CODES[error_code()];
   const version = error_version();
-  const detail = DETAILS[error_detail()];
-  throw new SessionInboxWireError(code, message(code, version, detail), Number.isNaN(version) ? undefined : version);
+  const where = error_detail();
+  const detail = DETAILS[where & 255];
+  const key = (where >> 8) - 1;
+  const index = error_index();
+  const path =
+    key < 0 ? undefined : `/${SYMBOLS[key].replaceAll("~", "~0").replaceAll("/", "~1")}${index < 0 ? "" : `/${index}`}`;
+  throw new SessionInboxWireError(
+    code,
+    message(code, version, detail, path ?? ""),
+    Number.isNaN(version) ? undefined : version,
+    path,
+    detail,
+  );
 }
 
 /** The decoder's own resources: wasm linear memory bytes and externref table slots. */

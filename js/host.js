@@ -45,18 +45,44 @@ export function get(obj, key) {
 /** The symbol index of the string v, or -1. */
 export const which = (v) => (typeof v === "string" ? INDEX.get(v) ?? -1 : -1);
 
-/** Whether every element of the array a is a non-null, non-array object. */
-export function objects(a) {
+/** The length of the array a: a valid array length, or a counted failure (a proxy can claim any). */
+export function len(a) {
   try {
-    for (let i = 0, n = a.length; i < n; i++) {
+    const n = a.length;
+    if (typeof n === "number" && n >= 0 && n <= 0xffffffff && Math.floor(n) === n) return n;
+  } catch {}
+  failures++;
+  return 0;
+}
+
+/** The index of the first element of the array a that is not a non-null, non-array object, or -1. */
+export function objects(a) {
+  const n = len(a);
+  try {
+    for (let i = 0; i < n; i++) {
       const x = a[i];
-      if (typeof x !== "object" || x === null || Array.isArray(x)) return false;
+      if (typeof x !== "object" || x === null || Array.isArray(x)) return i;
     }
-    return true;
+    return -1;
   } catch {
     failures++;
-    return false;
+    return 0;
   }
+}
+
+/** a[i], or undefined if reading it threw. */
+export function at(a, i) {
+  try {
+    return a[i];
+  } catch {
+    failures++;
+    return undefined;
+  }
+}
+
+export const array = () => [];
+export function push(a, v) {
+  a.push(v);
 }
 
 /**

@@ -50,7 +50,7 @@ pub fn shipped_files(root: &Path, reg: &Registry) -> Vec<String> {
         ] {
             out.extend(files_under(root, &dir));
         }
-        for (from, to) in reg.migrations {
+        for (from, to) in reg.steps {
             if *to == v {
                 out.push(format!("{}/v{from}_to_v{to}.rs", reg.module_dir));
             }

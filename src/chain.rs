@@ -7,14 +7,23 @@
 use crate::error::{DecodeError, Detail, ErrorCode};
 use crate::host::{Host, Sym, Type};
 
-/// A one-step migration `from → to` (`to` must be `from + 1`): a pure data transform.
+/// The `up` half of a version step: a pure transform from version `n` to `n + 1`. It answers
+/// the new value (declaring `n + 1`), or `None` when the value is unchanged apart from its
+/// version (a pure bump costs nothing: nothing is copied). It must not mutate its input.
+pub type Up<H> = fn(&mut H, &<H as Host>::Value) -> Result<Option<<H as Host>::Value>, DecodeError>;
+
+/// A family's check of what a value may carry at the version it declares (run before the walk,
+/// only when the `version` key is present, for integral versions from 1 to current).
+pub type Declared<H> = fn(&mut H, &<H as Host>::Value, u32) -> Result<(), DecodeError>;
+
+/// A one-step migration `from → to` (`to` must be `from + 1`): the `up` half of a step pair.
 pub struct Step<H: Host> {
     /// The version it reads.
     pub from: u32,
     /// The version it writes.
     pub to: u32,
-    /// The transform. It must not mutate its input.
-    pub migrate: fn(&mut H, &H::Value) -> Result<H::Value, DecodeError>,
+    /// The transform.
+    pub up: Up<H>,
 }
 
 /// What the chain needs to know about a family.
@@ -25,23 +34,21 @@ pub struct Chain<'a, H: Host> {
     pub initial: Option<u32>,
     /// The one-step migrations, in any order.
     pub steps: &'a [Step<H>],
+    /// What a declared version may carry (contract §11), if the family says.
+    pub declared: Option<Declared<H>>,
 }
 
-/// The result of the chain: the input itself when it was already current, else a new value.
+/// The result of the chain: the input itself when no step had to rewrite it, else a new value.
 pub enum Walked<V> {
-    /// The input declares the current version.
+    /// The input reads as the current version as it is (it declares it, or only version bumps
+    /// separate it from it).
     Current,
     /// The migrated value.
     Migrated(V),
 }
 
 fn error(code: ErrorCode, current: u32) -> DecodeError {
-    DecodeError {
-        code,
-        version: None,
-        current,
-        detail: Detail::None,
-    }
+    DecodeError::new(code).with_current(current)
 }
 
 /// Whether `n` is a finite integer (`core` has no `f64::fract`): every double of magnitude 2^52
@@ -54,7 +61,7 @@ pub fn is_integer(n: f64) -> bool {
     n == (n as i64) as f64
 }
 
-/// Run the chain on `value` (contract §3).
+/// Run the chain on `value` (contract §3, with the declared-version checks of §11 and §16).
 pub fn run<H: Host>(h: &mut H, chain: &Chain<'_, H>, value: &H::Value) -> Result<Walked<H::Value>, DecodeError> {
     let current = chain.current;
     let ty = h.type_of(value);
@@ -79,7 +86,11 @@ pub fn run<H: Host>(h: &mut H, chain: &Chain<'_, H>, value: &H::Value) -> Result
             if n > f64::from(current) {
                 return Err(error(ErrorCode::NewerVersion, current).with_version(n));
             }
-            n as u32
+            let n = n as u32;
+            if let (Some(check), true) = (chain.declared, n >= 1) {
+                check(h, value, n)?;
+            }
+            n
         }
     };
     if version == current {
@@ -95,19 +106,25 @@ pub fn run<H: Host>(h: &mut H, chain: &Chain<'_, H>, value: &H::Value) -> Result
             return Err(broken.at(Detail::StepSkips));
         }
         let input = walked.as_ref().unwrap_or(value);
-        let out = (step.migrate)(h, input)?;
-        let declared = match h.get(&out, Sym::VERSION)? {
-            Some(v) => h.as_number(&v),
-            None => None,
-        };
-        if declared != Some(f64::from(step.to)) {
-            return Err(broken.at(Detail::StepWrongVersion));
+        if let Some(out) = (step.up)(h, input)? {
+            let declared = match h.get(&out, Sym::VERSION)? {
+                Some(v) => h.as_number(&v),
+                None => None,
+            };
+            if declared != Some(f64::from(step.to)) {
+                return Err(broken.at(Detail::StepWrongVersion));
+            }
+            walked = Some(out);
         }
-        walked = Some(out);
         version = step.to;
     }
     match walked {
-        Some(v) => Ok(Walked::Migrated(v)),
+        Some(mut v) => {
+            // Steps after the last rewrite were pure bumps: the value leaves declaring `current`.
+            let n = h.number(f64::from(current));
+            h.set(&mut v, Sym::VERSION, n);
+            Ok(Walked::Migrated(v))
+        }
         None => Ok(Walked::Current),
     }
 }

@@ -1,5 +1,7 @@
-//! Decode (contract §4), family-agnostic: run the chain, check `kind`, project the value onto the
-//! kind's declared fields. Known current values are trusted: their interior is not checked.
+//! Decode (contract §4, §15, §16), family-agnostic: run the chain, check `kind`, check the
+//! envelope of the kind (each declared top-level field that is present has its declared JSON
+//! type), and project the value onto the kind's declared fields. Interiors are passed through
+//! untouched: the cost of a decode does not grow with the size of a payload.
 //!
 //! Invariant: decode returns a fresh top-level object holding only declared fields, or a
 //! [`DecodeError`] — never a partial value, never anything else.
@@ -7,14 +9,65 @@
 
 use crate::chain::{self, Chain, Walked};
 use crate::error::{DecodeError, Detail, ErrorCode};
-use crate::host::{Host, Sym};
+use crate::host::{Host, Sym, Type};
 
-/// One kind of the current version and the fields its normalized form keeps.
+/// The JSON type a top-level field of a kind must have at decode (contract §15).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// Not checked: any value passes (an opaque field).
+    Any,
+    /// A string.
+    Str,
+    /// A boolean.
+    Bool,
+    /// A non-null, non-array object.
+    Object,
+    /// An object or `null`.
+    ObjectOrNull,
+    /// An object whose `kind` is a string.
+    KindedObject,
+    /// An array whose every element is a non-null, non-array object.
+    ArrayOfObjects,
+    /// One of these strings.
+    OneOf(&'static [Sym]),
+}
+
+/// A top-level field of a kind: kept by the projection and checked by the envelope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldSpec {
+    /// The key.
+    pub key: Sym,
+    /// Its type.
+    pub check: Check,
+    /// Whether the envelope requires it.
+    pub required: bool,
+}
+
+/// A checked, optional field.
+pub const fn opt(key: Sym, check: Check) -> FieldSpec {
+    FieldSpec {
+        key,
+        check,
+        required: false,
+    }
+}
+
+/// A checked, required field.
+pub const fn req(key: Sym, check: Check) -> FieldSpec {
+    FieldSpec {
+        key,
+        check,
+        required: true,
+    }
+}
+
+/// One kind of the current version and the fields its normalized form keeps, in the order the
+/// envelope checks them.
 pub struct KindSpec {
     /// The kind's string (a symbol).
     pub kind: Sym,
-    /// The fields kept besides `kind`, in no particular order.
-    pub fields: &'static [Sym],
+    /// The fields kept besides `kind`.
+    pub fields: &'static [FieldSpec],
 }
 
 /// Decode `value` for a family given its chain, its kinds and the symbols of those kinds.
@@ -30,12 +83,7 @@ pub fn decode<H: Host>(
         Walked::Current => value,
         Walked::Migrated(v) => v,
     };
-    let unknown = DecodeError {
-        code: ErrorCode::UnknownKind,
-        version: None,
-        current: chain.current,
-        detail: Detail::None,
-    };
+    let unknown = DecodeError::new(ErrorCode::UnknownKind).with_current(chain.current);
     let Some(kind) = h.get(current, Sym::KIND)? else {
         return Err(unknown);
     };
@@ -45,10 +93,50 @@ pub fn decode<H: Host>(
     let mut out = h.object();
     let kind_value = h.string(spec.kind);
     h.set(&mut out, Sym::KIND, kind_value);
-    for &field in spec.fields {
-        if let Some(v) = h.get(current, field)? {
-            h.set(&mut out, field, v);
+    for field in spec.fields {
+        let invalid = |detail, index| {
+            DecodeError::new(ErrorCode::Invalid)
+                .with_current(chain.current)
+                .at(detail)
+                .place(field.key, index)
+        };
+        match h.get(current, field.key)? {
+            Some(v) => {
+                if let Err((detail, index)) = check(h, &v, field.check)? {
+                    return Err(invalid(detail, index));
+                }
+                h.set(&mut out, field.key, v);
+            }
+            None if field.required => return Err(invalid(Detail::Required, None)),
+            None => {}
         }
     }
     Ok(out)
+}
+
+/// Whether `v` has the type `check` asks for: `Err((expected, element))` when not.
+fn check<H: Host>(h: &mut H, v: &H::Value, check: Check) -> Result<Result<(), (Detail, Option<u32>)>, DecodeError> {
+    let ty = h.type_of(v);
+    let (ok, expected) = match check {
+        Check::Any => (true, Detail::None),
+        Check::Str => (ty == Type::String, Detail::ExpectString),
+        Check::Bool => (ty == Type::Bool, Detail::ExpectBool),
+        Check::Object => (ty == Type::Object, Detail::ExpectObject),
+        Check::ObjectOrNull => (matches!(ty, Type::Object | Type::Null), Detail::ExpectObjectOrNull),
+        Check::KindedObject => {
+            let kinded = ty == Type::Object && matches!(h.get(v, Sym::KIND)?, Some(k) if h.type_of(&k) == Type::String);
+            (kinded, Detail::ExpectKindedObject)
+        }
+        Check::OneOf(among) => (h.which(v, among).is_some(), Detail::ExpectEnum),
+        Check::ArrayOfObjects => {
+            if ty != Type::Array {
+                return Ok(Err((Detail::ExpectArrayOfObjects, None)));
+            }
+            if let Some(i) = h.first_non_object(v)? {
+                return Ok(Err((Detail::ExpectObject, Some(i))));
+            }
+            (true, Detail::None)
+        }
+    };
+    Ok(if ok { Ok(()) } else { Err((expected, None)) })
 }

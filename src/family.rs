@@ -24,8 +24,9 @@ pub struct Registry {
     pub initial: Option<u32>,
     /// The registered (versioned) shapes, 1 ..= current.
     pub versions: &'static [VersionEntry],
-    /// The one-step migrations `(from, to)` the decoder's chain runs.
-    pub migrations: &'static [(u32, u32)],
+    /// The version steps `(from, to)`: each a pair of a pure `up` (the decoder's chain runs it)
+    /// and an encoder-side `down`, in `vFROM_to_vTO.rs`.
+    pub steps: &'static [(u32, u32)],
 }
 
 impl Registry {

@@ -96,7 +96,7 @@ pub fn check(root: &Path, reg: &Registry) -> Vec<Violation> {
             reg.name
         )));
     }
-    let declared: BTreeSet<(u32, u32)> = reg.migrations.iter().copied().collect();
+    let declared: BTreeSet<(u32, u32)> = reg.steps.iter().copied().collect();
     if migrations_on_disk != declared {
         out.push(v(
             Rule::MigrationsMatch,

@@ -9,7 +9,7 @@
 use crate::error::{DecodeError, Detail};
 
 /// An index into a family's symbol table (`Family::SYMBOLS`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Sym(pub u8);
 
 impl Sym {
@@ -67,7 +67,16 @@ pub trait Host {
     /// The position in `among` of the symbol whose text equals the string `v`.
     fn which(&mut self, v: &Self::Value, among: &[Sym]) -> Option<usize>;
     /// Every element of the array `arr` is a non-null, non-array object.
-    fn every_object(&mut self, arr: &Self::Value) -> Result<bool, DecodeError>;
+    fn every_object(&mut self, arr: &Self::Value) -> Result<bool, DecodeError> {
+        Ok(self.first_non_object(arr)?.is_none())
+    }
+    /// The index of the first element of the array `arr` that is not a non-null, non-array
+    /// object (one question per array, whatever its length).
+    fn first_non_object(&mut self, arr: &Self::Value) -> Result<Option<u32>, DecodeError>;
+    /// The length of the array `arr`.
+    fn len(&mut self, arr: &Self::Value) -> Result<u32, DecodeError>;
+    /// The element `i` of the array `arr`, as it is (`undefined` for a hole in JS).
+    fn at(&mut self, arr: &Self::Value, i: u32) -> Result<Self::Value, DecodeError>;
 
     /// A new empty plain object.
     fn object(&mut self) -> Self::Value;
@@ -77,6 +86,10 @@ pub trait Host {
     fn set(&mut self, obj: &mut Self::Value, key: Sym, v: Self::Value);
     /// A one-element array.
     fn array1(&mut self, v: Self::Value) -> Self::Value;
+    /// A new empty array.
+    fn array(&mut self) -> Self::Value;
+    /// Append `v` to an array this host built.
+    fn push(&mut self, arr: &mut Self::Value, v: Self::Value);
     /// The string value of a symbol.
     fn string(&mut self, s: Sym) -> Self::Value;
     /// A number value.

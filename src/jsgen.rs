@@ -4,7 +4,7 @@
 //! files with these renderings; `HOOKWIRE_BLESS=1 cargo test` rewrites them.
 
 use crate::decode::KindSpec;
-use crate::error::{message_template, Detail, ErrorCode};
+use crate::error::{message_template, ErrorCode, What};
 use crate::session_inbox::{symbols::SYMBOLS, v1, HOOK_METADATA_KEY, KINDS, WIRE_VERSION};
 use crate::shape::{named_defs, typescript, Shape};
 use std::fmt::Write as _;
@@ -20,7 +20,7 @@ fn js_string(s: &str) -> String {
 pub fn contract_js() -> String {
     let mut codes = vec![String::from("\"\"")];
     codes.extend(ErrorCode::ALL.iter().map(|c| js_string(c.as_str())));
-    let details: Vec<String> = Detail::ALL.iter().map(|d| js_string(d.text())).collect();
+    let details: Vec<String> = What::ALL.iter().map(|d| js_string(d.text())).collect();
     let messages: Vec<String> = ErrorCode::DECODE
         .iter()
         .map(|c| format!("  {}: {},", c.as_str(), js_string(message_template(*c))))
@@ -87,8 +87,8 @@ fn decoded_type(spec: &KindSpec) -> (String, String) {
     let kind = SYMBOLS[spec.kind.0 as usize];
     let fields = variant_fields(kind);
     let mut body = format!("{{\n  readonly kind: \"{kind}\";\n");
-    for sym in spec.fields {
-        let name = SYMBOLS[sym.0 as usize];
+    for field in spec.fields {
+        let name = SYMBOLS[field.key.0 as usize];
         if let Some(f) = fields.iter().find(|f| f.name == name) {
             let _ = writeln!(
                 body,

@@ -53,8 +53,17 @@ impl Host for JsonHost {
         among.iter().position(|&sym| self.text(sym) == s)
     }
 
-    fn every_object(&mut self, arr: &Value) -> Result<bool, DecodeError> {
-        Ok(arr.as_array().is_some_and(|a| a.iter().all(Value::is_object)))
+    fn first_non_object(&mut self, arr: &Value) -> Result<Option<u32>, DecodeError> {
+        let items = arr.as_array().map_or(&[][..], Vec::as_slice);
+        Ok(items.iter().position(|x| !x.is_object()).map(|i| i as u32))
+    }
+
+    fn len(&mut self, arr: &Value) -> Result<u32, DecodeError> {
+        Ok(arr.as_array().map_or(0, |a| a.len() as u32))
+    }
+
+    fn at(&mut self, arr: &Value, i: u32) -> Result<Value, DecodeError> {
+        Ok(arr.as_array().and_then(|a| a.get(i as usize)).cloned().unwrap_or(Value::Null))
     }
 
     fn object(&mut self) -> Value {
@@ -76,6 +85,16 @@ impl Host for JsonHost {
 
     fn array1(&mut self, v: Value) -> Value {
         Value::Array(vec![v])
+    }
+
+    fn array(&mut self) -> Value {
+        Value::Array(Vec::new())
+    }
+
+    fn push(&mut self, arr: &mut Value, v: Value) {
+        if let Value::Array(a) = arr {
+            a.push(v);
+        }
     }
 
     fn string(&mut self, s: Sym) -> Value {

@@ -7,7 +7,7 @@ extern crate alloc;
 mod error;
 #[cfg(feature = "std")]
 pub use error::EncodeError;
-pub use error::{message_template, DecodeError, Detail, ErrorCode};
+pub use error::{message_template, At, DecodeError, Detail, ErrorCode, What};
 
 pub mod chain;
 pub mod decode;

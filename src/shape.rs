@@ -20,6 +20,8 @@ pub enum Shape {
     Binary,
     /// Any finite number.
     Number,
+    /// `true` or `false`.
+    Bool,
     /// An integer in `min ..= max`.
     Integer {
         /// Smallest accepted value.
@@ -56,6 +58,13 @@ pub enum Shape {
     JsonObject,
     /// A named, reusable shape (a `$defs` entry, a TypeScript type).
     Named(&'static Def),
+    /// An object of the shape `shape` (an `Object`) in which exactly one of `keys` is present.
+    ExactlyOne {
+        /// The keys of which exactly one must be present.
+        keys: &'static [&'static str],
+        /// The object shape (declaring every one of `keys` as optional).
+        shape: &'static Shape,
+    },
 }
 
 /// The declared fields of an object.
@@ -125,6 +134,7 @@ impl Shape {
     fn resolved(&self) -> &Shape {
         match self {
             Shape::Named(d) => d.shape.resolved(),
+            Shape::ExactlyOne { shape, .. } => shape.resolved(),
             s => s,
         }
     }
@@ -134,12 +144,13 @@ impl Shape {
         match self.resolved() {
             Shape::Str | Shape::Binary | Shape::Const(_) | Shape::Enum(_) => t == "string",
             Shape::Number | Shape::Integer { .. } | Shape::ConstNumber(_) => t == "number",
+            Shape::Bool => t == "boolean",
             Shape::Null => t == "null",
             Shape::Array(_) => t == "array",
             Shape::Object(_) | Shape::Map(_) | Shape::Tagged { .. } | Shape::JsonObject => t == "object",
             Shape::AnyOf(alts) => alts.iter().any(|a| a.accepts_type(t)),
             Shape::Json => true,
-            Shape::Named(_) => false,
+            Shape::Named(_) | Shape::ExactlyOne { .. } => false,
         }
     }
 
@@ -149,6 +160,7 @@ impl Shape {
             Shape::Str => "a string".into(),
             Shape::Binary => "binary data (a base64, data URL or URL string)".into(),
             Shape::Number => "a finite number".into(),
+            Shape::Bool => "a boolean".into(),
             Shape::Integer { min, max } => format!("an integer from {min} to {max}"),
             Shape::Null => "null".into(),
             Shape::Const(c) => format!("\"{c}\""),
@@ -161,6 +173,7 @@ impl Shape {
             Shape::Tagged { .. } => "an object".into(),
             Shape::Json => "a JSON value".into(),
             Shape::Named(d) => d.name.into(),
+            Shape::ExactlyOne { keys, .. } => format!("an object with exactly one of {}", keys.join(", ")),
         }
     }
 
@@ -190,6 +203,8 @@ impl Shape {
             Shape::Named(d) => d.shape.accepts(v),
             Shape::Str | Shape::Binary => v.is_string(),
             Shape::Number => v.is_number(),
+            Shape::Bool => v.is_boolean(),
+            Shape::ExactlyOne { keys, shape } => shape.accepts(v) && present(v, keys) == 1,
             Shape::Integer { min, max } => v
                 .as_f64()
                 .is_some_and(|n| n.fract() == 0.0 && n >= *min as f64 && n <= *max as f64),
@@ -262,6 +277,23 @@ impl Shape {
                     Ok(())
                 } else {
                     fail(path, "a finite number".into())
+                }
+            }
+            Shape::Bool => {
+                if v.is_boolean() {
+                    Ok(())
+                } else {
+                    fail(path, "a boolean".into())
+                }
+            }
+            Shape::ExactlyOne { keys, shape } => {
+                shape.check(v, path)?;
+                match present(v, keys) {
+                    1 => Ok(()),
+                    n => Err(EncodeError::invalid(
+                        path,
+                        format!("exactly one of {} (found {n})", keys.join(", ")),
+                    )),
                 }
             }
             Shape::Integer { min, max } => match v.as_f64() {
@@ -355,6 +387,11 @@ impl Shape {
     }
 }
 
+/// How many of `keys` the object `v` has.
+fn present(v: &Value, keys: &[&str]) -> usize {
+    keys.iter().filter(|k| v.get(**k).is_some()).count()
+}
+
 fn check_fields(fields: &Fields, map: &Map<String, Value>, path: &mut String) -> Result<(), EncodeError> {
     for f in fields.fields {
         let len = path.len();
@@ -430,6 +467,15 @@ fn schema_of(s: &'static Shape, defs: &mut BTreeMap<String, Value>) -> Value {
     match s {
         Shape::Str | Shape::Binary => json!({"type": "string"}),
         Shape::Number => json!({"type": "number"}),
+        Shape::Bool => json!({"type": "boolean"}),
+        Shape::ExactlyOne { keys, shape } => {
+            let mut inner = schema_of(shape, defs);
+            let one: Vec<Value> = keys.iter().map(|k| json!({"required": [k]})).collect();
+            if let Value::Object(m) = &mut inner {
+                m.insert("oneOf".into(), Value::Array(one));
+            }
+            inner
+        }
         Shape::Integer { min, max } => json!({"type": "integer", "minimum": min, "maximum": max}),
         Shape::Null => json!({"type": "null"}),
         Shape::Const(c) => json!({"const": c}),
@@ -486,7 +532,7 @@ pub fn named_defs(root: &'static Shape) -> Vec<&'static Def> {
                 out.push(d);
                 walk(&d.shape, out);
             }
-            Shape::Array(x) | Shape::Map(x) => walk(x, out),
+            Shape::Array(x) | Shape::Map(x) | Shape::ExactlyOne { shape: x, .. } => walk(x, out),
             Shape::Object(f) => f.fields.iter().for_each(|f| walk(f.shape, out)),
             Shape::AnyOf(a) | Shape::Tagged { variants: a, .. } => a.iter().for_each(|x| walk(x, out)),
             _ => {}
@@ -503,6 +549,30 @@ pub fn typescript(s: &Shape) -> String {
         Shape::Str => "string".into(),
         Shape::Binary => "Binary".into(),
         Shape::Number | Shape::Integer { .. } => "number".into(),
+        Shape::Bool => "boolean".into(),
+        Shape::ExactlyOne { keys, shape } => {
+            let Shape::Object(fields) = shape else {
+                return typescript(shape);
+            };
+            let arms: Vec<String> = keys
+                .iter()
+                .map(|k| {
+                    let mut arm = String::from("{ ");
+                    for other in *keys {
+                        let f = fields.fields.iter().find(|f| f.name == *other);
+                        let ts = f.map_or_else(|| "unknown".into(), |f| typescript(f.shape));
+                        if other == k {
+                            let _ = write!(arm, "readonly {}: {ts}; ", ts_key(other));
+                        } else {
+                            let _ = write!(arm, "readonly {}?: never; ", ts_key(other));
+                        }
+                    }
+                    arm.push('}');
+                    arm
+                })
+                .collect();
+            format!("{} & ({})", typescript(shape), arms.join(" | "))
+        }
         Shape::Null => "null".into(),
         Shape::Const(c) => format!("\"{c}\""),
         Shape::ConstNumber(n) => format!("{n}"),

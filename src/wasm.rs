@@ -22,7 +22,11 @@ extern "C" {
     fn num(v: &JsValue) -> f64;
     fn get(obj: &JsValue, key: u32) -> JsValue;
     fn which(v: &JsValue) -> i32;
-    fn objects(arr: &JsValue) -> bool;
+    fn objects(arr: &JsValue) -> i32;
+    fn len(arr: &JsValue) -> u32;
+    fn at(arr: &JsValue, i: u32) -> JsValue;
+    fn array() -> JsValue;
+    fn push(arr: &JsValue, v: &JsValue);
     fn copy(obj: &JsValue) -> JsValue;
     fn object() -> JsValue;
     fn array1(v: &JsValue) -> JsValue;
@@ -70,8 +74,17 @@ impl Host for JsHost {
         among.iter().position(|s| i32::from(s.0) == index)
     }
 
-    fn every_object(&mut self, arr: &JsValue) -> Result<bool, DecodeError> {
-        Ok(objects(arr))
+    fn first_non_object(&mut self, arr: &JsValue) -> Result<Option<u32>, DecodeError> {
+        let i = objects(arr);
+        Ok((i >= 0).then_some(i as u32))
+    }
+
+    fn len(&mut self, arr: &JsValue) -> Result<u32, DecodeError> {
+        Ok(len(arr))
+    }
+
+    fn at(&mut self, arr: &JsValue, i: u32) -> Result<JsValue, DecodeError> {
+        Ok(at(arr, i))
     }
 
     fn object(&mut self) -> JsValue {
@@ -88,6 +101,14 @@ impl Host for JsHost {
 
     fn array1(&mut self, v: JsValue) -> JsValue {
         array1(&v)
+    }
+
+    fn array(&mut self) -> JsValue {
+        array()
+    }
+
+    fn push(&mut self, arr: &mut JsValue, v: JsValue) {
+        push(arr, &v);
     }
 
     fn string(&mut self, s: Sym) -> JsValue {
@@ -134,8 +155,20 @@ pub fn error_version() -> f64 {
     LAST.0.get().version.unwrap_or(f64::NAN)
 }
 
-/// The detail of the last error, as `Detail`'s `repr`.
+/// The detail of the last error: `What`'s `repr`, plus 256 × (1 + the symbol of its field)
+/// when it has a place (`INVALID` envelopes).
 #[wasm_bindgen]
 pub fn error_detail() -> u32 {
-    LAST.0.get().detail as u32
+    let detail = LAST.0.get().detail;
+    let key = detail.at.map_or(0, |at| 1 + u32::from(at.key.0));
+    detail.what as u32 + (key << 8)
+}
+
+/// The element index of the last error's place, or -1.
+#[wasm_bindgen]
+pub fn error_index() -> i32 {
+    match LAST.0.get().detail.at.and_then(|at| at.index) {
+        Some(i) => i as i32,
+        None => -1,
+    }
 }

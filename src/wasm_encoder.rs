@@ -6,10 +6,8 @@
 //! one `hookwire encode --lines` line answers, so the two cannot differ. Server and step code
 //! only: the workflow-safe decoder never links this.
 
-use crate::session_inbox::encode::{encode_result, Target};
-use crate::session_inbox::target::{
-    classify, classify_continuation, fast_path, Classified, Destination, Hook, InboxTokens, ReceiverAddress,
-};
+use crate::session_inbox::encode::encode_result;
+use crate::session_inbox::target::{self, Destination, InboxTokens, Next, Options};
 use serde::Deserialize as _;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
@@ -24,8 +22,8 @@ fn answer(v: Value) -> String {
     crate::canonical::to_string(&v)
 }
 
-fn bad_input() -> String {
-    answer(json!({"error": {"code": "INVALID_REQUEST", "message": "the encoder's input is not JSON text"}}))
+fn bad_request(message: &str) -> String {
+    answer(json!({"error": {"code": "INVALID_REQUEST", "message": message}}))
 }
 
 /// Encode the command (JSON text) for the target (JSON text): `{"ok": wire}` or `{"error": …}`.
@@ -33,73 +31,54 @@ fn bad_input() -> String {
 pub fn encode_json(command: &str, target: &str) -> String {
     match (parse(command), parse(target)) {
         (Some(c), Some(t)) => answer(encode_result(c, &t)),
-        _ => bad_input(),
+        _ => bad_request("the encoder's input is not JSON text"),
     }
 }
 
-fn hook(v: &Value) -> Option<Hook> {
-    Some(Hook {
-        token: v.get("token")?.as_str()?.into(),
-        run_id: v.get("runId")?.as_str()?.into(),
-        metadata: v.get("metadata").filter(|m| !m.is_null()).cloned(),
-    })
-}
-
-fn tokens(v: &Value) -> InboxTokens {
-    let d = InboxTokens::default();
-    InboxTokens {
-        prefix: v.get("prefix").and_then(Value::as_str).map_or(d.prefix, Into::into),
-        suffix: v.get("suffix").and_then(Value::as_str).map_or(d.suffix, Into::into),
+fn next_json(next: Next<target::Hook>) -> Value {
+    match next {
+        Next::Done(result) => target::answer_json(&result),
+        Next::Lookup(pending) => json!({"lookup": pending.token(), "state": target::lookup_state(&pending)}),
     }
 }
 
-fn target_answer(t: Result<Target, crate::EncodeError>) -> Value {
-    match t {
-        Ok(t) => json!({ "target": t.to_json() }),
-        Err(e) => json!({ "error": crate::session_inbox::encode::error_json(&e) }),
+fn options(req: &Value) -> Result<Options, String> {
+    let mut options = Options::default();
+    if let Some(t) = req.get("stableInboxToken").filter(|t| !t.is_null()) {
+        options.tokens = InboxTokens::from_template(t.as_str().unwrap_or(""))?;
     }
+    if let Some(w) = req.get("writeAtMost").filter(|w| !w.is_null()) {
+        let ceiling = w.as_u64().and_then(|n| u32::try_from(n).ok()).unwrap_or(0);
+        options = options.with_write_ceiling(ceiling)?;
+    }
+    Ok(options)
 }
 
-/// One step of negotiation (contract §6) on JSON text, so the JS driver can await its own lookups:
-/// `{"step":"fast", command, destination, tokens}` → `{"target"}` or `{"inspect": true}`;
-/// `{"step":"classify", hook, tokens}` → `{"target"}` or `{"lookup": token}`;
-/// `{"step":"continuation", hook, stableInbox}` → `{"target"}`; any of them → `{"error"}`.
+/// One move of the negotiation state machine (contract §12), on JSON text, so the JS driver can
+/// await its own lookups and re-implements no rule:
+/// `{"start": {command, destination, writeAtMost?, stableInboxToken?}}` or
+/// `{"resume": <state>, "answer": {"hook": …} | {"failed": "…"}}` →
+/// `{"ok": {target, lookups, resume}}`, `{"error": …}`, or `{"lookup": token, "state": …}`.
 #[wasm_bindgen]
 pub fn negotiate_json(request: &str) -> String {
-    let Some(req) = parse(request) else { return bad_input() };
-    let tokens = tokens(&req["tokens"]);
-    let out = match req["step"].as_str() {
-        Some("fast") => {
-            let d = &req["destination"];
-            let dest = match (d.get("token").and_then(Value::as_str), d.get("address")) {
-                (Some(t), _) => Destination::Token(t.into()),
-                (None, Some(a)) => Destination::Address(ReceiverAddress {
-                    session_id: a.get("sessionId").and_then(Value::as_str).unwrap_or("").into(),
-                    version: a
-                        .get("version")
-                        .and_then(Value::as_u64)
-                        .map_or(u32::MAX, |v| u32::try_from(v).unwrap_or(u32::MAX)),
-                }),
-                _ => return bad_input(),
-            };
-            match fast_path(&req["command"], &dest, &tokens) {
-                Some(t) => target_answer(t),
-                None => json!({ "inspect": true }),
-            }
-        }
-        Some("classify") => match hook(&req["hook"]).map(|h| classify(&h, &tokens)) {
-            Some(Ok(Classified::Target(t))) => target_answer(Ok(t)),
-            Some(Ok(Classified::LookupStableInbox(token))) => json!({ "lookup": token }),
-            Some(Err(e)) => target_answer(Err(e)),
-            None => return bad_input(),
-        },
-        Some("continuation") => match hook(&req["hook"]) {
-            Some(h) => target_answer(classify_continuation(&h, hook(&req["stableInbox"]).as_ref())),
-            None => return bad_input(),
-        },
-        _ => return bad_input(),
+    let Some(req) = parse(request) else {
+        return bad_request("the negotiation request is not JSON text");
     };
-    answer(out)
+    if let Some(start) = req.get("start") {
+        let options = match options(start) {
+            Ok(o) => o,
+            Err(e) => return bad_request(&e),
+        };
+        let dest = match Destination::from_json(&start["destination"]) {
+            Ok(d) => d,
+            Err(e) => return bad_request(&e),
+        };
+        return answer(next_json(target::start(&start["command"], &dest, &options)));
+    }
+    match target::resume_json(&req["resume"], &req["answer"]) {
+        Some(next) => answer(next_json(next)),
+        None => bad_request("the negotiation state is not one this build wrote"),
+    }
 }
 
 /// The serde-wasm-bindgen route, for comparison only (feature `route-comparison`, never shipped):

@@ -1,103 +1,134 @@
-//! The frozen JSON Schema of version 1: rendered from the same shape statics the encoder
+//! The frozen JSON Schema of every version: rendered from the same shape statics the encoder
 //! validates with, compared byte for byte with the committed file, and checked to accept exactly
 //! what the encoder accepts.
 
 mod common;
 
-use common::{cases, report, root, DECODE_DIRS};
+use common::{cases, report, root, DECODE_DIRS, ENCODE_DIRS};
 use hookwire::artifacts::{blessing, compare_or_bless};
-use hookwire::session_inbox::{v1, REGISTRY};
+use hookwire::session_inbox::{build, ProducerVersion, PRODUCER, REGISTRY};
 use hookwire::shape::{named_defs, typescript, Shape};
 use serde_json::Value;
 
-fn rendered() -> String {
-    let mut s = serde_json::to_string_pretty(&v1::json_schema()).unwrap();
+fn rendered(p: &ProducerVersion) -> String {
+    let mut s = serde_json::to_string_pretty(&(p.json_schema)()).unwrap();
     s.push('\n');
     s
 }
 
 #[test]
-fn schema_is_frozen() {
-    let rel = format!("artifacts/{}/v1/schema.json", REGISTRY.name);
-    compare_or_bless(&root(), &REGISTRY, 1, &rel, &rendered(), blessing()).unwrap();
+fn every_version_has_its_frozen_schema() {
+    let mut failures = Vec::new();
+    for p in PRODUCER {
+        let rel = format!("artifacts/{}/v{}/schema.json", REGISTRY.name, p.version);
+        if let Err(e) = compare_or_bless(&root(), &REGISTRY, p.version, &rel, &rendered(p), blessing()) {
+            failures.push(e);
+        }
+    }
+    report(failures);
 }
 
 #[test]
 fn schema_declares_draft_2020_12_and_sorted_keys() {
-    let text = rendered();
-    let v: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(v["$schema"], "https://json-schema.org/draft/2020-12/schema");
-    assert_eq!(v["$id"], v1::SCHEMA_ID);
-    fn sorted(v: &Value) -> bool {
-        match v {
-            Value::Object(m) => m.keys().zip(m.keys().skip(1)).all(|(a, b)| a < b) && m.values().all(sorted),
-            Value::Array(a) => a.iter().all(sorted),
-            _ => true,
-        }
+    for p in PRODUCER {
+        let text = rendered(p);
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["$schema"], "https://json-schema.org/draft/2020-12/schema");
+        assert_eq!(v["$id"], p.schema_id);
+        assert!(sorted(&v), "v{}", p.version);
     }
-    assert!(sorted(&v));
 }
 
-fn validator() -> jsonschema::Validator {
-    jsonschema::draft202012::new(&v1::json_schema()).expect("the rendered schema compiles")
+fn sorted(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => m.keys().zip(m.keys().skip(1)).all(|(a, b)| a < b) && m.values().all(sorted),
+        Value::Array(a) => a.iter().all(sorted),
+        _ => true,
+    }
 }
 
-/// Every value the fixtures can build: the encoder's complete v1 values (before validation) and
-/// the v1 decode inputs.
+/// Every value the fixtures can build: the encoder's complete current values (before
+/// validation), each walked down to every version, the frozen encoder outputs, and the decode
+/// inputs, each restamped with every version.
 fn candidates() -> Vec<(String, Value)> {
     let mut out = Vec::new();
-    for case in cases("encode") {
-        if let Ok(built) = v1::build(case.data["command"].clone()) {
-            out.push((case.name.clone(), built));
+    for dir in ENCODE_DIRS {
+        for case in cases(dir) {
+            if let Ok(built) = build::build(case.data["command"].clone()) {
+                out.push((case.name.clone(), built));
+            }
         }
     }
     for dir in DECODE_DIRS {
         for case in cases(dir) {
-            out.push((case.name.clone(), case.data["input"].clone()));
+            let input = &case.data["input"];
+            out.push((case.name.clone(), input.clone()));
+            for p in PRODUCER {
+                if let Value::Object(mut m) = input.clone() {
+                    m.insert("version".into(), p.version.into());
+                    out.push((format!("{} as v{}", case.name, p.version), Value::Object(m)));
+                }
+            }
         }
     }
     out
 }
 
 #[test]
-fn schema_accepts_exactly_what_the_encoder_accepts() {
-    let schema = validator();
+fn each_schema_accepts_exactly_what_the_encoder_accepts() {
+    let values = candidates();
     let mut failures = Vec::new();
-    let mut accepted = 0;
-    for (name, value) in candidates() {
-        let by_encoder = v1::validate(&value).is_ok();
-        accepted += usize::from(by_encoder);
-        if schema.is_valid(&value) != by_encoder {
-            failures.push(format!(
-                "{name}: encoder says {by_encoder}, schema disagrees on {value}"
-            ));
+    for p in PRODUCER {
+        let schema = jsonschema::draft202012::new(&(p.json_schema)()).expect("the rendered schema compiles");
+        let mut accepted = 0;
+        for (name, value) in &values {
+            let by_encoder = p.validate(value).is_ok();
+            accepted += usize::from(by_encoder);
+            if schema.is_valid(value) != by_encoder {
+                failures.push(format!("v{} {name}: encoder says {by_encoder}, schema disagrees on {value}", p.version));
+            }
         }
+        assert!(accepted > 10, "v{}: the fixtures exercise too few valid values ({accepted})", p.version);
     }
-    assert!(accepted > 10, "the fixtures exercise too few valid values");
     report(failures);
 }
 
 #[test]
 fn named_shapes_have_unique_stable_identifiers() {
-    let defs = named_defs(&v1::WIRE);
-    let mut ids: Vec<&str> = defs.iter().map(|d| d.id).collect();
-    let mut names: Vec<&str> = defs.iter().map(|d| d.name).collect();
-    assert!(ids.iter().all(|id| id.starts_with("SessionInbox.")));
-    ids.sort();
-    names.sort();
-    let (n_ids, n_names) = (ids.len(), names.len());
-    ids.dedup();
-    names.dedup();
-    assert_eq!((ids.len(), names.len()), (n_ids, n_names), "duplicate identifiers");
+    // Within a version, names and identifiers are unique; across versions, one identifier
+    // always names the same shape.
+    let mut by_id: Vec<(&str, *const Shape)> = Vec::new();
+    for p in PRODUCER {
+        let defs = named_defs(p.wire);
+        let mut ids: Vec<&str> = defs.iter().map(|d| d.id).collect();
+        let mut names: Vec<&str> = defs.iter().map(|d| d.name).collect();
+        assert!(ids.iter().all(|id| id.starts_with("SessionInbox.")));
+        ids.sort();
+        names.sort();
+        let (n_ids, n_names) = (ids.len(), names.len());
+        ids.dedup();
+        names.dedup();
+        assert_eq!((ids.len(), names.len()), (n_ids, n_names), "duplicate identifiers in v{}", p.version);
+        for d in defs {
+            let shape = &d.shape as *const Shape;
+            match by_id.iter().find(|(id, _)| *id == d.id) {
+                Some((_, s)) => assert_eq!(*s, shape, "{} names two shapes", d.id),
+                None => by_id.push((d.id, shape)),
+            }
+        }
+    }
 }
 
 #[test]
-fn no_accidental_any_in_the_current_shape() {
+fn no_accidental_any_in_any_shape() {
+    // The places the contract declares as any JSON value (TaskV4 input requests).
+    const DECLARED_JSON: &[&str] = &["InputRequest.request", "InputRequest.requests"];
     fn walk(s: &'static Shape, path: &str, out: &mut Vec<String>) {
         match s {
+            Shape::Json if DECLARED_JSON.contains(&path) => {}
             Shape::Json => out.push(path.into()),
             Shape::Named(d) => walk(&d.shape, d.name, out),
-            Shape::Array(x) | Shape::Map(x) => walk(x, path, out),
+            Shape::Array(x) | Shape::Map(x) | Shape::ExactlyOne { shape: x, .. } => walk(x, path, out),
             Shape::Object(f) => f
                 .fields
                 .iter()
@@ -106,11 +137,13 @@ fn no_accidental_any_in_the_current_shape() {
             _ => {}
         }
     }
-    let mut anys = Vec::new();
-    walk(&v1::WIRE, "", &mut anys);
-    assert!(anys.is_empty(), "untyped JSON values in the v1 shape: {anys:?}");
-    for d in named_defs(&v1::WIRE) {
-        assert!(!typescript(&d.shape).contains("any"), "{} renders `any`", d.name);
+    for p in PRODUCER {
+        let mut anys = Vec::new();
+        walk(p.wire, "", &mut anys);
+        assert!(anys.is_empty(), "untyped JSON values in the v{} shape: {anys:?}", p.version);
+        for d in named_defs(p.wire) {
+            assert!(!typescript(&d.shape).contains("any"), "{} renders `any`", d.name);
+        }
     }
 }
 
@@ -125,6 +158,7 @@ fn union_alternatives_differ_in_json_type() {
             Shape::Null => "null",
             Shape::Array(_) => "array",
             Shape::Number | Shape::Integer { .. } | Shape::ConstNumber(_) => "number",
+            Shape::Bool => "boolean",
             _ => "object",
         }
     }
@@ -143,11 +177,13 @@ fn union_alternatives_differ_in_json_type() {
                 alts.iter().for_each(|a| walk(a, seen));
             }
             Shape::Named(d) => walk(&d.shape, seen),
-            Shape::Array(x) | Shape::Map(x) => walk(x, seen),
+            Shape::Array(x) | Shape::Map(x) | Shape::ExactlyOne { shape: x, .. } => walk(x, seen),
             Shape::Object(f) => f.fields.iter().for_each(|f| walk(f.shape, seen)),
             Shape::Tagged { variants, .. } => variants.iter().for_each(|x| walk(x, seen)),
             _ => {}
         }
     }
-    walk(&v1::WIRE, &mut Vec::new());
+    for p in PRODUCER {
+        walk(p.wire, &mut Vec::new());
+    }
 }

@@ -2,8 +2,9 @@
 //! registry guard, list removable paths, and demonstrate the whole contract.
 
 use hookwire::artifacts;
-use hookwire::session_inbox::encode::{encode, encode_result, Target};
-use hookwire::session_inbox::{self, REGISTRY};
+use hookwire::session_inbox::encode::{encode, encode_result, error_json, Target};
+use hookwire::session_inbox::target::{self, Destination, Hook, InboxTokens, Next, Options};
+use hookwire::session_inbox::{self, REGISTRY, WIRE_VERSION};
 use hookwire::{canonical, guard, DecodeError, EncodeError};
 use serde::Deserialize as _;
 use serde_json::{json, Map, Value};
@@ -23,9 +24,12 @@ hookwire — versioned wire contracts for durable workflow hook payloads (sessio
 usage:
   hookwire decode [FILE]                  one JSON value (stdin without FILE) → decoded canonical JSON
   hookwire decode --lines                 NDJSON in → one {\"ok\":…} or {\"error\":…} line per line
-  hookwire encode --target T [FILE]       one command → the wire value for T (v1, v0-deliver, v0-send)
+  hookwire encode --target T [FILE]       one command → the wire value for T (v1 … v6, v0-deliver, v0-send)
   hookwire encode --lines                 NDJSON {\"command\":…,\"target\":…} in → one result line per line
-  hookwire schema [--version N]           the canonical JSON Schema of version N (default: current)
+  hookwire negotiate --lines [--write-at-most N]
+                                          NDJSON {\"command\",\"destination\",\"hooks\",\"stableInboxToken\"?} in →
+                                          one {\"ok\":{\"target\",\"lookups\",\"resume\"}} or {\"error\":…} line per line
+  hookwire schema [--version N]           the canonical JSON Schema of version N (1 … 6; default: current)
   hookwire check [--root DIR]             the registry guard and the artifact lock
   hookwire lock [--root DIR]              add lock lines for shipped files not yet locked
   hookwire removable                      temporary compatibility paths and when they can go
@@ -59,7 +63,7 @@ fn run(args: &[String]) -> ExitCode {
             .find(|w| {
                 let s = std::mem::take(&mut skip);
                 if w.starts_with("--") {
-                    skip = matches!(**w, "--target" | "--version" | "--root");
+                    skip = matches!(**w, "--target" | "--version" | "--root" | "--write-at-most");
                     return false;
                 }
                 !s
@@ -81,17 +85,35 @@ fn run(args: &[String]) -> ExitCode {
             };
             one(file(), |v| encode(v, target).map_err(|e| encode_error(&e)))
         }
+        Some("negotiate") if has("--lines") => {
+            let ceiling = match flag("--write-at-most").map(|w| w.parse::<u32>()) {
+                None => Ok(WIRE_VERSION),
+                Some(Ok(n)) => Ok(n),
+                Some(Err(_)) => Err(format!("{:?} is not a version", flag("--write-at-most").unwrap_or(""))),
+            };
+            match ceiling.and_then(|c| Options::default().with_write_ceiling(c)) {
+                Ok(options) => lines_with(|l| negotiate_line(l, &options)),
+                Err(e) => {
+                    eprintln!("hookwire: --write-at-most: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Some("schema") => {
             let version = flag("--version").map_or(Some(REGISTRY.current), |v| v.parse().ok());
-            if version != Some(1) {
-                eprintln!(
-                    "hookwire: no schema for version {}: versions with a schema: 1",
-                    flag("--version").unwrap_or("")
-                );
-                return ExitCode::from(2);
+            match version.filter(|v| (1..=WIRE_VERSION).contains(v)) {
+                Some(v) => {
+                    println!("{}", pretty(&(session_inbox::producer_version(v).json_schema)()));
+                    ExitCode::SUCCESS
+                }
+                None => {
+                    eprintln!(
+                        "hookwire: no schema for version {}: versions with a schema: 1 … {WIRE_VERSION}",
+                        flag("--version").unwrap_or("")
+                    );
+                    ExitCode::from(2)
+                }
             }
-            println!("{}", pretty(&session_inbox::v1::json_schema()));
-            ExitCode::SUCCESS
         }
         Some("check") => {
             let violations = guard::check(&root(), &REGISTRY);
@@ -151,6 +173,10 @@ fn decode_error(e: &DecodeError) -> Failure {
     if let Some(v) = e.version {
         extra.insert("version".into(), hookwire::json::json_number(v));
     }
+    if e.detail.at.is_some() {
+        extra.insert("path".into(), json!(e.path()));
+        extra.insert("expected".into(), json!(e.detail.text()));
+    }
     Failure {
         code: e.code.as_str(),
         message: e.to_string(),
@@ -159,11 +185,12 @@ fn decode_error(e: &DecodeError) -> Failure {
 }
 
 fn encode_error(e: &EncodeError) -> Failure {
-    let mut extra = Map::new();
-    if e.code == hookwire::ErrorCode::Invalid {
-        extra.insert("path".into(), json!(e.path));
-        extra.insert("expected".into(), json!(e.expected));
-    }
+    let mut extra = match error_json(e) {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    extra.remove("code");
+    extra.remove("message");
     Failure {
         code: e.code.as_str(),
         message: e.message.clone(),
@@ -288,9 +315,49 @@ fn encode_line(line: &[u8]) -> Result<Value, Failure> {
     Ok(encode_result(command, &target))
 }
 
+/// One `negotiate --lines` line: the `hooks` list answers the lookups (a token not in it is not
+/// found; a listed hook without a string `token` and `runId` is a failed lookup).
+fn negotiate_line(line: &[u8], options: &Options) -> String {
+    let request = |message: &str| result_line(Err(input_error("INVALID_REQUEST", message.into())));
+    let v = match parse(line) {
+        Ok(v) => v,
+        Err(f) => return result_line(Err(f)),
+    };
+    let (Some(command), Some(destination)) = (v.get("command"), v.get("destination")) else {
+        return request("each line must be {\"command\": …, \"destination\": …, \"hooks\": [...]}");
+    };
+    let dest = match Destination::from_json(destination) {
+        Ok(d) => d,
+        Err(e) => return request(&e),
+    };
+    let mut options = options.clone();
+    if let Some(t) = v.get("stableInboxToken").filter(|t| !t.is_null()) {
+        match InboxTokens::from_template(t.as_str().unwrap_or("")) {
+            Ok(tokens) => options.tokens = tokens,
+            Err(e) => return request(&e),
+        }
+    }
+    let hooks = v.get("hooks").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    let mut next = target::start::<Hook>(command, &dest, &options);
+    loop {
+        match next {
+            Next::Done(result) => return canonical::to_string(&target::answer_json(&result)),
+            Next::Lookup(pending) => {
+                let listed = hooks.iter().find(|h| h.get("token").and_then(Value::as_str) == Some(pending.token()));
+                let found = listed.map_or(Ok(None), Hook::from_json);
+                next = pending.answer(found);
+            }
+        }
+    }
+}
+
 /// Exactly one output line per input line; a bad line never stops the stream. Output is flushed
 /// whenever no more input is buffered, so a producer can wait for each answer.
 fn lines(answer: fn(&[u8]) -> String) -> ExitCode {
+    lines_with(answer)
+}
+
+fn lines_with(answer: impl Fn(&[u8]) -> String) -> ExitCode {
     let mut input = io::BufReader::with_capacity(1 << 16, io::stdin().lock());
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut line = Vec::new();

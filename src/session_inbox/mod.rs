@@ -1,11 +1,20 @@
 //! The session inbox family: the payloads that resume a parked session's inbox hook.
 //!
-//! `symbols` and `v0_to_v1` are all the decoder needs (and all the wasm module links);
-//! `v0`, `v1`, `encode` and `target` are the producer side (`std`).
+//! `symbols`, `declared` and the `up` halves of the version steps (`vN_to_vM.rs`) are all the
+//! decoder needs (and all the wasm module links); the version shapes (`v0` … `v6`), the `down`
+//! halves, `build`, `encode` and `target` are the producer side (`std`).
 
+pub mod declared;
 pub mod symbols;
 pub mod v0_to_v1;
+pub mod v1_to_v2;
+pub mod v2_to_v3;
+pub mod v3_to_v4;
+pub mod v4_to_v5;
+pub mod v5_to_v6;
 
+#[cfg(feature = "std")]
+pub mod build;
 #[cfg(feature = "std")]
 pub mod encode;
 #[cfg(feature = "std")]
@@ -14,45 +23,80 @@ pub mod target;
 pub mod v0;
 #[cfg(feature = "std")]
 pub mod v1;
+#[cfg(feature = "std")]
+pub mod v2;
+#[cfg(feature = "std")]
+pub mod v3;
+#[cfg(feature = "std")]
+pub mod v4;
+#[cfg(feature = "std")]
+pub mod v5;
+#[cfg(feature = "std")]
+pub mod v6;
+#[cfg(feature = "std")]
+mod wire;
 
 use crate::chain::{Chain, Step};
-use crate::decode::KindSpec;
+use crate::decode::{opt, req, Check, KindSpec};
 use crate::error::DecodeError;
 use crate::family::{Registry, VersionEntry};
 use crate::host::{Host, Sym};
 use symbols::*;
 
 /// The current wire version of the session inbox.
-pub const WIRE_VERSION: u32 = 1;
+pub const WIRE_VERSION: u32 = 6;
 
 /// The hook metadata key a consumer stamps at `createHook`: `{sessionInboxWireVersion: N}`.
 pub const HOOK_METADATA_KEY: &str = "sessionInboxWireVersion";
 
-/// The family's version registry: v1 is current and shipped; v0 is the unversioned era.
+/// The family's version registry: versions 1 to 6, v6 current; v0 is the unversioned era.
 pub const REGISTRY: Registry = Registry {
     name: "session-inbox",
     module_dir: "src/session_inbox",
     current: WIRE_VERSION,
     initial: Some(0),
-    versions: &[VersionEntry {
-        version: 1,
-        shipped: true,
-    }],
-    migrations: &[(0, 1)],
+    versions: &[
+        VersionEntry {
+            version: 1,
+            shipped: true,
+        },
+        VersionEntry {
+            version: 2,
+            shipped: false,
+        },
+        VersionEntry {
+            version: 3,
+            shipped: false,
+        },
+        VersionEntry {
+            version: 4,
+            shipped: false,
+        },
+        VersionEntry {
+            version: 5,
+            shipped: false,
+        },
+        VersionEntry {
+            version: 6,
+            shipped: false,
+        },
+    ],
+    steps: &[(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6)],
 };
 
-/// The kinds of the current version and the fields decode keeps for each (contract §4).
+/// The kinds of the current version, the fields decode keeps for each, and the envelope checks
+/// of those fields (contract §11 "Decode projection", §15).
 pub const KINDS: &[KindSpec] = &[
     KindSpec {
         kind: DELIVER,
         fields: &[
-            AUTH,
-            CALLER,
-            DELIVERY_METADATA,
-            PAYLOADS,
-            REQUEST_ID,
-            TASK_DELIVERY_ID,
-            TURN_POLICY,
+            req(PAYLOADS, Check::ArrayOfObjects),
+            opt(AUTH, Check::ObjectOrNull),
+            opt(CALLER, Check::Object),
+            opt(DELIVERY_METADATA, Check::ArrayOfObjects),
+            opt(REQUEST_ID, Check::Str),
+            opt(TASK_DELIVERY_ID, Check::Str),
+            opt(TURN_POLICY, Check::OneOf(&[QUEUE, STEER])),
         ],
     },
     KindSpec {
@@ -69,24 +113,56 @@ pub const KINDS: &[KindSpec] = &[
     },
     KindSpec {
         kind: RESET,
-        fields: &[REASON],
+        fields: &[opt(REASON, Check::Str)],
     },
     KindSpec {
         kind: CANCEL,
-        fields: &[TASK_ID, TURN_ID],
+        fields: &[opt(TASK_ID, Check::Str), opt(TASKS, Check::Bool), opt(TURN_ID, Check::Str)],
     },
 ];
 
 /// The kind symbols of [`KINDS`], in the same order.
 pub const KIND_SYMS: &[Sym] = &[DELIVER, SESSION_TIMEOUT, CLEAR, COMPACT, RESET, CANCEL];
 
-/// The family's one-step migrations.
-pub fn steps<H: Host>() -> [Step<H>; 1] {
-    [Step {
-        from: 0,
-        to: 1,
-        migrate: v0_to_v1::migrate::<H>,
-    }]
+/// The `up` half of the step 0 → 1 (frozen as it shipped, before steps were pairs).
+fn v0_up<H: Host>(h: &mut H, value: &H::Value) -> Result<Option<H::Value>, DecodeError> {
+    v0_to_v1::migrate(h, value).map(Some)
+}
+
+/// The `up` halves of the family's version steps, as the chain runs them.
+pub fn steps<H: Host>() -> [Step<H>; 6] {
+    [
+        Step {
+            from: 0,
+            to: 1,
+            up: v0_up::<H>,
+        },
+        Step {
+            from: 1,
+            to: 2,
+            up: v1_to_v2::up::<H>,
+        },
+        Step {
+            from: 2,
+            to: 3,
+            up: v2_to_v3::up::<H>,
+        },
+        Step {
+            from: 3,
+            to: 4,
+            up: v3_to_v4::up::<H>,
+        },
+        Step {
+            from: 4,
+            to: 5,
+            up: v4_to_v5::up::<H>,
+        },
+        Step {
+            from: 5,
+            to: 6,
+            up: v5_to_v6::up::<H>,
+        },
+    ]
 }
 
 /// Decode a session inbox value on any host (contract §3–§4).
@@ -96,6 +172,7 @@ pub fn decode_on<H: Host>(h: &mut H, value: &H::Value) -> Result<H::Value, Decod
         current: WIRE_VERSION,
         initial: REGISTRY.initial,
         steps: &steps,
+        declared: Some(declared::check::<H>),
     };
     crate::decode::decode(h, &chain, KINDS, KIND_SYMS, value)
 }
@@ -110,10 +187,94 @@ pub fn decode_on<H: Host>(h: &mut H, value: &H::Value) -> Result<H::Value, Decod
 /// ```
 #[cfg(feature = "std")]
 pub fn decode(value: &serde_json::Value) -> Result<serde_json::Value, DecodeError> {
-    decode_on(&mut crate::json::JsonHost::new(SYMBOLS), value)
+    decode_on(&mut crate::json::JsonHost::new(SYMBOLS), value).map_err(|e| e.named(SYMBOLS))
+}
+
+/// What the producer side knows of one version: its frozen shape and its `down` step.
+#[cfg(feature = "std")]
+pub struct ProducerVersion {
+    /// The version.
+    pub version: u32,
+    /// Its complete wire shape.
+    pub wire: &'static crate::shape::Shape,
+    /// Its JSON Schema `$id`.
+    pub schema_id: &'static str,
+    /// Its canonical JSON Schema.
+    pub json_schema: fn() -> serde_json::Value,
+    /// `down` to the version before (version 1's is the v0 conversion, chosen by the target).
+    pub down: fn(&mut serde_json::Map<String, serde_json::Value>) -> Result<(), crate::EncodeError>,
+}
+
+#[cfg(feature = "std")]
+impl ProducerVersion {
+    /// Validate a complete value against this version's frozen shape.
+    pub fn validate(&self, value: &serde_json::Value) -> Result<(), crate::EncodeError> {
+        self.wire.validate(value)
+    }
+}
+
+#[cfg(feature = "std")]
+fn v1_down(_: &mut serde_json::Map<String, serde_json::Value>) -> Result<(), crate::EncodeError> {
+    Ok(())
+}
+
+/// Every version's producer side, 1 ..= current.
+#[cfg(feature = "std")]
+pub static PRODUCER: &[ProducerVersion] = &[
+    ProducerVersion {
+        version: 1,
+        wire: &v1::WIRE,
+        schema_id: v1::SCHEMA_ID,
+        json_schema: v1::json_schema,
+        down: v1_down,
+    },
+    ProducerVersion {
+        version: 2,
+        wire: &v2::WIRE,
+        schema_id: v2::SCHEMA_ID,
+        json_schema: v2::json_schema,
+        down: v1_to_v2::down,
+    },
+    ProducerVersion {
+        version: 3,
+        wire: &v3::WIRE,
+        schema_id: v3::SCHEMA_ID,
+        json_schema: v3::json_schema,
+        down: v2_to_v3::down,
+    },
+    ProducerVersion {
+        version: 4,
+        wire: &v4::WIRE,
+        schema_id: v4::SCHEMA_ID,
+        json_schema: v4::json_schema,
+        down: v3_to_v4::down,
+    },
+    ProducerVersion {
+        version: 5,
+        wire: &v5::WIRE,
+        schema_id: v5::SCHEMA_ID,
+        json_schema: v5::json_schema,
+        down: v4_to_v5::down,
+    },
+    ProducerVersion {
+        version: 6,
+        wire: &v6::WIRE,
+        schema_id: v6::SCHEMA_ID,
+        json_schema: v6::json_schema,
+        down: v5_to_v6::down,
+    },
+];
+
+/// The producer side of `version` (1 ..= current; anything else is the current version).
+#[cfg(feature = "std")]
+pub fn producer_version(version: u32) -> &'static ProducerVersion {
+    PRODUCER
+        .iter()
+        .find(|p| p.version == version)
+        .unwrap_or(&PRODUCER[PRODUCER.len() - 1])
 }
 
 /// Every temporary path of this family, with its removal condition.
 #[cfg(feature = "std")]
 pub const REMOVABLE: &[crate::removable::Removable] =
-    &[v0::ENCODERS_REMOVAL, target::MARKERLESS_REMOVAL, v1::MIRROR_REMOVAL];
+    &[v0::ENCODERS_REMOVAL, target::MARKERLESS_REMOVAL, build::MIRROR_REMOVAL];

@@ -27,6 +27,20 @@ pub const SYMBOLS: &[&str] = &[
     "compact",
     "reset",
     "cancel",
+    "tasks",
+    "task",
+    "inputRequests",
+    "agentRequests",
+    "replyTo",
+    "hookPayload",
+    "childContinuationToken",
+    "event",
+    "requests",
+    "request",
+    "sequence",
+    "stepIndex",
+    "queue",
+    "steer",
 ];
 
 /// `"version"`.
@@ -73,6 +87,34 @@ pub const COMPACT: Sym = Sym(19);
 pub const RESET: Sym = Sym(20);
 /// `"cancel"`.
 pub const CANCEL: Sym = Sym(21);
+/// `"tasks"`.
+pub const TASKS: Sym = Sym(22);
+/// `"task"`.
+pub const TASK: Sym = Sym(23);
+/// `"inputRequests"`.
+pub const INPUT_REQUESTS: Sym = Sym(24);
+/// `"agentRequests"`.
+pub const AGENT_REQUESTS: Sym = Sym(25);
+/// `"replyTo"`.
+pub const REPLY_TO: Sym = Sym(26);
+/// `"hookPayload"`.
+pub const HOOK_PAYLOAD: Sym = Sym(27);
+/// `"childContinuationToken"`.
+pub const CHILD_CONTINUATION_TOKEN: Sym = Sym(28);
+/// `"event"`.
+pub const EVENT: Sym = Sym(29);
+/// `"requests"`.
+pub const REQUESTS: Sym = Sym(30);
+/// `"request"`.
+pub const REQUEST: Sym = Sym(31);
+/// `"sequence"`.
+pub const SEQUENCE: Sym = Sym(32);
+/// `"stepIndex"`.
+pub const STEP_INDEX: Sym = Sym(33);
+/// `"queue"`.
+pub const QUEUE: Sym = Sym(34);
+/// `"steer"`.
+pub const STEER: Sym = Sym(35);
 
 /// The optional fields a v0 `send` carries over unchanged into a v1 `deliver`.
 pub const SEND_CARRIED: &[Sym] = &[AUTH, CALLER, REQUEST_ID, TASK_DELIVERY_ID, TURN_POLICY];

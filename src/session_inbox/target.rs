@@ -1,13 +1,16 @@
-//! Negotiation (contract §6): choose the target a receiver understands, as pure functions. The
-//! lookups (`getHookByToken`) are the caller's; [`negotiate`] counts them and hands back the
-//! inspected hook, so the resume targets that object and not the token again.
+//! Negotiation (contract §6, §12, §16): choose the target a receiver understands. The rules live
+//! here once, as a resumable state machine: [`start`] answers either the target or "look up this
+//! token"; the caller performs the lookup however it likes (synchronously, with `.await`, from
+//! JS) and hands the answer to [`Lookup::answer`], which again answers a target or another
+//! lookup. So the lookups are the caller's, their count is explicit, and no host re-implements a
+//! rule. The resume targets the inspected hook object, not the token again.
 //! No I/O happens here.
 
 use crate::error::{EncodeError, ErrorCode};
 use crate::removable::Removable;
-use crate::session_inbox::encode::{Target, V0Variant};
+use crate::session_inbox::encode::{encode, Target, V0Variant};
 use crate::session_inbox::{HOOK_METADATA_KEY, WIRE_VERSION};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// Markerless classification exists only for consumers that predate the metadata stamp.
 pub const MARKERLESS_REMOVAL: Removable = Removable {
@@ -16,6 +19,9 @@ pub const MARKERLESS_REMOVAL: Removable = Removable {
     when: "every hook created before consumers stamped sessionInboxWireVersion has expired \
            (30-day session timeout after the stamping release): then a markerless hook is an error",
 };
+
+/// The largest safe integer (2^53 − 1): stamped versions are positive safe integers.
+const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
 
 /// What the producer knows about a hook it inspected.
 pub trait HookLike {
@@ -50,6 +56,38 @@ impl HookLike for Hook {
     }
 }
 
+impl Hook {
+    /// A looked-up hook given as JSON (`{"token", "runId", "metadata"?}`): `null` is "not
+    /// found"; anything that is not a hook with a string `token` and `runId` is a failed lookup
+    /// (contract §16), never "not found".
+    pub fn from_json(v: &Value) -> Result<Option<Hook>, String> {
+        if v.is_null() {
+            return Ok(None);
+        }
+        let text = |key: &str| v.get(key).and_then(Value::as_str).map(String::from);
+        match (text("token"), text("runId")) {
+            (Some(token), Some(run_id)) => Ok(Some(Hook {
+                token,
+                run_id,
+                metadata: v.get("metadata").filter(|m| !m.is_null()).cloned(),
+            })),
+            _ => Err(format!(
+                "the lookup returned {}, which is not a hook with a string token and runId",
+                crate::canonical::to_string(v)
+            )),
+        }
+    }
+
+    /// The JSON form `{"token", "runId", "metadata"?}`.
+    pub fn to_json(&self) -> Value {
+        let mut out = json!({"token": self.token, "runId": self.run_id});
+        if let Some(m) = &self.metadata {
+            out["metadata"] = m.clone();
+        }
+        out
+    }
+}
+
 /// The form of a run's stable inbox token: `<prefix><runId><suffix>`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InboxTokens {
@@ -69,12 +107,28 @@ impl Default for InboxTokens {
 }
 
 impl InboxTokens {
+    /// The default template.
+    pub const DEFAULT_TEMPLATE: &'static str = "eve:session:{runId}:inbox";
+
+    /// The form given as a template with exactly one `{runId}` (`eve:session:{runId}:inbox`).
+    pub fn from_template(template: &str) -> Result<InboxTokens, String> {
+        match template.split_once("{runId}") {
+            Some((prefix, suffix)) if !suffix.contains("{runId}") => Ok(InboxTokens {
+                prefix: prefix.into(),
+                suffix: suffix.into(),
+            }),
+            _ => Err(format!(
+                "stableInboxToken {template:?} must contain {{runId}} exactly once"
+            )),
+        }
+    }
+
     /// The stable inbox token of `run_id`.
     pub fn stable_token(&self, run_id: &str) -> String {
         format!("{}{run_id}{}", self.prefix, self.suffix)
     }
 
-    /// Whether `token` has the stable inbox form (for any run).
+    /// Whether `token` has the stable inbox form (for any non-empty run id).
     pub fn is_stable(&self, token: &str) -> bool {
         token.len() > self.prefix.len() + self.suffix.len()
             && token.starts_with(&self.prefix)
@@ -82,17 +136,49 @@ impl InboxTokens {
     }
 }
 
-/// A receiver address saved earlier: the receiver advertised its session and wire version.
+/// The producer's configuration.
 #[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The newest version this producer writes (a rollout that must stay rollback-safe writes
+    /// an older one until it is promoted): 1 ..= current.
+    pub write_ceiling: u32,
+    /// The stable inbox token form.
+    pub tokens: InboxTokens,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            write_ceiling: WIRE_VERSION,
+            tokens: InboxTokens::default(),
+        }
+    }
+}
+
+impl Options {
+    /// Options with a write ceiling, checked: an integer from 1 to the current version.
+    pub fn with_write_ceiling(mut self, ceiling: u32) -> Result<Options, String> {
+        if !(1..=WIRE_VERSION).contains(&ceiling) {
+            return Err(format!(
+                "the write ceiling must be a version from 1 to {WIRE_VERSION}, not {ceiling}"
+            ));
+        }
+        self.write_ceiling = ceiling;
+        Ok(self)
+    }
+}
+
+/// A receiver address saved earlier: the receiver advertised its session and wire version.
+#[derive(Clone, Debug, PartialEq)]
 pub struct ReceiverAddress {
-    /// The receiver's canonical session id.
+    /// The receiver's canonical session id (non-empty, without `:`).
     pub session_id: String,
-    /// The wire version it decodes.
-    pub version: u32,
+    /// The wire version it decodes (a positive safe integer; checked by negotiation).
+    pub version: f64,
 }
 
 /// Where a command is going.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Destination {
     /// A saved receiver address (zero lookups).
     Address(ReceiverAddress),
@@ -100,10 +186,25 @@ pub enum Destination {
     Token(String),
 }
 
+impl Destination {
+    /// The JSON form `{"token": …}` or `{"address": {"sessionId", "version"}}`; both or neither
+    /// is a malformed request (`Err`). Malformed address fields are kept for negotiation to refuse.
+    pub fn from_json(v: &Value) -> Result<Destination, String> {
+        match (v.get("token"), v.get("address")) {
+            (Some(Value::String(t)), None) => Ok(Destination::Token(t.clone())),
+            (None, Some(a)) => Ok(Destination::Address(ReceiverAddress {
+                session_id: a.get("sessionId").and_then(Value::as_str).unwrap_or("").into(),
+                version: a.get("version").and_then(Value::as_f64).unwrap_or(f64::NAN),
+            })),
+            _ => Err("destination must be {\"token\": string} or {\"address\": {\"sessionId\", \"version\"}}".into()),
+        }
+    }
+}
+
 /// How the producer must resume.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Resume<H> {
-    /// By token (fast paths: backend resume deduplication is kept).
+    /// By token (zero-lookup paths: backend resume deduplication is kept).
     Token(String),
     /// The inspected hook object itself, so the decision cannot apply to a hook that reused the token.
     Hook(H),
@@ -120,130 +221,276 @@ pub struct Negotiated<H> {
     pub resume: Resume<H>,
 }
 
-/// The next step after inspecting a hook.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Classified {
-    /// The target is known.
-    Target(Target),
-    /// A markerless continuation: look up this stable inbox token, then [`classify_continuation`].
-    LookupStableInbox(String),
+/// What negotiation needs next.
+#[derive(Debug)]
+pub enum Next<H> {
+    /// Look a hook up, then [`Lookup::answer`].
+    Lookup(Lookup<H>),
+    /// Done: the target, or why not (nothing is written on an error).
+    Done(Result<Negotiated<H>, EncodeError>),
 }
 
-fn unsupported(what: &str, v: &Value) -> EncodeError {
-    EncodeError::other(
-        ErrorCode::UnsupportedTarget,
-        format!(
-            "{what} {} is not a version this build encodes (1..={WIRE_VERSION}); nothing was written",
-            crate::canonical::to_string(v)
-        ),
-    )
+/// A pending lookup: the token to look up, and the state to resume with the answer.
+#[derive(Debug)]
+pub struct Lookup<H> {
+    token: String,
+    pending: Pending<H>,
+    options: Options,
 }
 
-/// A stamped version, checked: an integer in `1..=WIRE_VERSION`.
-pub fn stamped_version(v: &Value) -> Result<Target, EncodeError> {
+#[derive(Debug)]
+enum Pending<H> {
+    /// The destination hook itself.
+    Destination,
+    /// The stable inbox of a markerless continuation's run.
+    StableInbox(H),
+}
+
+fn done<H>(target: Target, lookups: u32, resume: Resume<H>) -> Next<H> {
+    Next::Done(Ok(Negotiated {
+        target,
+        lookups,
+        resume,
+    }))
+}
+
+fn refuse<H>(code: ErrorCode, message: String) -> Next<H> {
+    Next::Done(Err(EncodeError::other(code, format!("{message}; nothing was written"))))
+}
+
+/// A version a receiver advertised, checked (a positive safe integer), then capped by the write
+/// ceiling: `{version: min(n, ceiling)}`.
+fn advertised(v: &Value, what: &str, ceiling: u32) -> Result<Target, EncodeError> {
     match v.as_f64() {
-        Some(n) if n.fract() == 0.0 && n >= 1.0 && n <= f64::from(WIRE_VERSION) => Ok(Target::Version(n as u32)),
-        _ => Err(unsupported(&format!("hook metadata {HOOK_METADATA_KEY}"), v)),
-    }
-}
-
-/// Zero-lookup fast paths (contract §6.4): a saved receiver address, or a `send` or control
-/// command addressed to a stable inbox token. `None`: the hook must be inspected.
-pub fn fast_path(command: &Value, dest: &Destination, tokens: &InboxTokens) -> Option<Result<Target, EncodeError>> {
-    match dest {
-        Destination::Address(a) => Some(
-            stamped_version(&Value::from(a.version))
-                .map_err(|_| unsupported("receiver address version", &Value::from(a.version))),
-        ),
-        Destination::Token(t) => {
-            let kind = command.get("kind").and_then(Value::as_str)?;
-            let compatible =
-                kind == "send" || matches!(kind, "session-timeout" | "clear" | "compact" | "reset" | "cancel");
-            (compatible && tokens.is_stable(t)).then_some(Ok(Target::V0(V0Variant::Send)))
+        Some(n) if n.fract() == 0.0 && (1.0..=MAX_SAFE).contains(&n) => {
+            Ok(Target::Version(n.min(f64::from(ceiling)) as u32))
         }
-    }
-}
-
-/// Classify an inspected hook (contract §6.1–§6.3).
-pub fn classify(hook: &impl HookLike, tokens: &InboxTokens) -> Result<Classified, EncodeError> {
-    if let Some(stamp) = hook
-        .metadata()
-        .and_then(Value::as_object)
-        .and_then(|m| m.get(HOOK_METADATA_KEY))
-    {
-        return stamped_version(stamp).map(Classified::Target);
-    }
-    let stable = tokens.stable_token(hook.run_id());
-    if hook.token() == stable {
-        return Ok(Classified::Target(Target::V0(V0Variant::Send)));
-    }
-    Ok(Classified::LookupStableInbox(stable))
-}
-
-/// Finish a markerless continuation once the run's stable inbox has been looked up.
-pub fn classify_continuation(
-    hook: &impl HookLike,
-    stable_inbox: Option<&impl HookLike>,
-) -> Result<Target, EncodeError> {
-    match stable_inbox {
-        None => Ok(Target::V0(V0Variant::Deliver)),
-        Some(s) if s.run_id() == hook.run_id() => Ok(Target::V0(V0Variant::Send)),
-        Some(s) => Err(EncodeError::other(
-            ErrorCode::RunMismatch,
+        _ => Err(EncodeError::other(
+            ErrorCode::UnsupportedTarget,
             format!(
-                "continuation hook {:?} belongs to run {:?}, but its stable inbox belongs to run {:?}; nothing was written",
-                hook.token(),
-                hook.run_id(),
-                s.run_id()
+                "{what} {} is not a version (a positive safe integer); nothing was written",
+                crate::canonical::to_string(v)
             ),
         )),
     }
 }
 
-/// Negotiate end to end with the caller's `lookup` (a `getHookByToken`), counting lookups.
-pub fn negotiate<H: HookLike>(
-    command: &Value,
-    dest: &Destination,
-    tokens: &InboxTokens,
-    mut lookup: impl FnMut(&str) -> Option<H>,
-) -> Result<Negotiated<H>, EncodeError> {
-    if let Some(target) = fast_path(command, dest, tokens) {
-        let token = match dest {
-            Destination::Address(a) => a.session_id.clone(),
-            Destination::Token(t) => t.clone(),
-        };
-        return Ok(Negotiated {
-            target: target?,
-            lookups: 0,
-            resume: Resume::Token(token),
-        });
-    }
-    let Destination::Token(token) = dest else {
-        return Err(EncodeError::other(
-            ErrorCode::UnsupportedTarget,
-            "no destination to inspect",
-        ));
-    };
-    let Some(hook) = lookup(token) else {
-        return Err(EncodeError::other(
-            ErrorCode::UnsupportedTarget,
-            format!("hook {token:?} not found; nothing was written"),
-        ));
-    };
-    match classify(&hook, tokens)? {
-        Classified::Target(target) => Ok(Negotiated {
-            target,
-            lookups: 1,
-            resume: Resume::Hook(hook),
-        }),
-        Classified::LookupStableInbox(stable) => {
-            let inbox = lookup(&stable);
-            let target = classify_continuation(&hook, inbox.as_ref())?;
-            Ok(Negotiated {
-                target,
-                lookups: 2,
-                resume: Resume::Hook(hook),
+/// Start negotiating where `command` goes (contract §12).
+pub fn start<H: HookLike>(command: &Value, dest: &Destination, options: &Options) -> Next<H> {
+    match dest {
+        Destination::Address(a) => {
+            if a.session_id.is_empty() || a.session_id.contains(':') {
+                return refuse(
+                    ErrorCode::UnsupportedTarget,
+                    format!(
+                        "receiver address sessionId {:?} must be a non-empty string without ':'",
+                        a.session_id
+                    ),
+                );
+            }
+            let version = serde_json::Number::from_f64(a.version).map_or(Value::Null, Value::Number);
+            match advertised(&version, "receiver address version", options.write_ceiling) {
+                Ok(target) => done(target, 0, Resume::Token(a.session_id.clone())),
+                Err(e) => Next::Done(Err(e)),
+            }
+        }
+        Destination::Token(token) => {
+            let kind = command.get("kind").and_then(Value::as_str).unwrap_or("");
+            let send_or_control = matches!(
+                kind,
+                "send" | "session-timeout" | "clear" | "compact" | "reset" | "cancel"
+            );
+            let raw_send = Target::V0(V0Variant::Send);
+            // Contract §16: the fast path is decided by a trial encode for the v0 send target.
+            if send_or_control && options.tokens.is_stable(token) && encode(command, raw_send).is_ok() {
+                return done(raw_send, 0, Resume::Token(token.clone()));
+            }
+            Next::Lookup(Lookup {
+                token: token.clone(),
+                pending: Pending::Destination,
+                options: options.clone(),
             })
         }
     }
+}
+
+impl<H: HookLike> Lookup<H> {
+    /// The token to look up.
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+
+    /// How many lookups this one makes, counting itself.
+    pub fn count(&self) -> u32 {
+        match self.pending {
+            Pending::Destination => 1,
+            Pending::StableInbox(_) => 2,
+        }
+    }
+
+    /// The inspected destination hook, while its run's stable inbox is being looked up.
+    pub fn inspected(&self) -> Option<&H> {
+        match &self.pending {
+            Pending::Destination => None,
+            Pending::StableInbox(h) => Some(h),
+        }
+    }
+
+    /// Resume with the lookup's answer: a hook, "not found" (`Ok(None)`), or a failure with the
+    /// caller's reason (a failure is never taken for "not found").
+    pub fn answer(self, found: Result<Option<H>, String>) -> Next<H> {
+        let lookups = self.count();
+        let hook = match found {
+            Err(why) => {
+                return refuse(
+                    ErrorCode::LookupFailed,
+                    format!("looking up hook {:?} failed: {why}", self.token),
+                )
+            }
+            Ok(hook) => hook,
+        };
+        match self.pending {
+            Pending::Destination => {
+                let Some(hook) = hook else {
+                    return refuse(
+                        ErrorCode::HookNotFound,
+                        format!("hook {:?} does not exist: there is nothing to resume", self.token),
+                    );
+                };
+                self.options.classify(hook)
+            }
+            Pending::StableInbox(inspected) => {
+                let target = match hook {
+                    None => Target::V0(V0Variant::Deliver),
+                    Some(s) if s.run_id() == inspected.run_id() => Target::V0(V0Variant::Send),
+                    Some(s) => {
+                        return refuse(
+                            ErrorCode::RunMismatch,
+                            format!(
+                                "continuation hook {:?} belongs to run {:?}, but its stable inbox belongs to run {:?}",
+                                inspected.token(),
+                                inspected.run_id(),
+                                s.run_id()
+                            ),
+                        )
+                    }
+                };
+                done(target, lookups, Resume::Hook(inspected))
+            }
+        }
+    }
+}
+
+impl Options {
+    /// Classify the inspected destination hook (contract §6.1–§6.3, §12).
+    fn classify<H: HookLike>(&self, hook: H) -> Next<H> {
+        let stamp = hook
+            .metadata()
+            .and_then(Value::as_object)
+            .and_then(|m| m.get(HOOK_METADATA_KEY));
+        if let Some(stamp) = stamp {
+            let what = format!("hook metadata {HOOK_METADATA_KEY}");
+            return match advertised(stamp, &what, self.write_ceiling) {
+                Ok(target) => done(target, 1, Resume::Hook(hook)),
+                Err(e) => Next::Done(Err(e)),
+            };
+        }
+        let stable = self.tokens.stable_token(hook.run_id());
+        if hook.token() == stable {
+            return done(Target::V0(V0Variant::Send), 1, Resume::Hook(hook));
+        }
+        Next::Lookup(Lookup {
+            token: stable,
+            pending: Pending::StableInbox(hook),
+            options: self.clone(),
+        })
+    }
+}
+
+/// Negotiate end to end with a synchronous `lookup` (a `getHookByToken`): `Ok(None)` is "not
+/// found", `Err` a failed lookup. Async callers drive [`start`] and [`Lookup::answer`] themselves.
+///
+/// ```
+/// use hookwire::session_inbox::encode::Target;
+/// use hookwire::session_inbox::target::{negotiate, Destination, Hook, Options};
+/// use serde_json::json;
+/// let hook = Hook { token: "cont-1".into(), run_id: "run-1".into(), metadata: Some(json!({"sessionInboxWireVersion": 3})) };
+/// let command = json!({"kind": "deliver", "payloads": []});
+/// let dest = Destination::Token("cont-1".into());
+/// let found = negotiate(&command, &dest, &Options::default(), |_| Ok::<_, String>(Some(hook.clone()))).unwrap();
+/// assert_eq!((found.target, found.lookups), (Target::Version(3), 1));
+/// ```
+pub fn negotiate<H: HookLike, E: std::fmt::Display>(
+    command: &Value,
+    dest: &Destination,
+    options: &Options,
+    mut lookup: impl FnMut(&str) -> Result<Option<H>, E>,
+) -> Result<Negotiated<H>, EncodeError> {
+    let mut next = start(command, dest, options);
+    loop {
+        match next {
+            Next::Done(result) => return result,
+            Next::Lookup(pending) => {
+                let found = lookup(pending.token()).map_err(|e| e.to_string());
+                next = pending.answer(found);
+            }
+        }
+    }
+}
+
+/// The JSON answer of a finished negotiation: `{"ok": {"target", "lookups", "resume": {"token"}}}`
+/// (the resumed token is the inspected hook's, or the destination's on a zero-lookup path) or
+/// `{"error": …}`.
+pub fn answer_json<H: HookLike>(result: &Result<Negotiated<H>, EncodeError>) -> Value {
+    match result {
+        Ok(n) => {
+            let token = match &n.resume {
+                Resume::Token(t) => t.as_str(),
+                Resume::Hook(h) => h.token(),
+            };
+            json!({"ok": {"target": n.target.to_json(), "lookups": n.lookups, "resume": {"token": token}}})
+        }
+        Err(e) => json!({"error": crate::session_inbox::encode::error_json(e)}),
+    }
+}
+
+/// The JSON state of a pending lookup, to resume it later with [`resume_json`] (the JS encoder
+/// keeps it across its own `await`).
+pub fn lookup_state(pending: &Lookup<Hook>) -> Value {
+    let tokens = &pending.options.tokens;
+    json!({
+        "token": pending.token,
+        "inspected": pending.inspected().map(Hook::to_json),
+        "writeCeiling": pending.options.write_ceiling,
+        "prefix": tokens.prefix,
+        "suffix": tokens.suffix,
+    })
+}
+
+/// Resume a pending lookup from its JSON state with the lookup's answer (`{"hook": <hook or
+/// null>}` or `{"failed": "<reason>"}`).
+pub fn resume_json(state: &Value, answer: &Value) -> Option<Next<Hook>> {
+    let text = |k: &str| state.get(k).and_then(Value::as_str).map(String::from);
+    let options = Options {
+        write_ceiling: u32::try_from(state.get("writeCeiling")?.as_u64()?).ok()?,
+        tokens: InboxTokens {
+            prefix: text("prefix")?,
+            suffix: text("suffix")?,
+        },
+    };
+    let pending = match state.get("inspected") {
+        Some(Value::Null) | None => Pending::Destination,
+        Some(h) => Pending::StableInbox(Hook::from_json(h).ok()??),
+    };
+    let lookup = Lookup {
+        token: text("token")?,
+        pending,
+        options,
+    };
+    let found = match (answer.get("failed"), answer.get("hook")) {
+        (Some(why), _) => Err(why.as_str().unwrap_or("the lookup failed").to_string()),
+        (None, Some(h)) => Hook::from_json(h),
+        (None, None) => Ok(None),
+    };
+    Some(lookup.answer(found))
 }

@@ -36,7 +36,9 @@ pub fn to_deliver_envelope(v1: Map<String, Value>) -> Value {
 
 /// A validated v1 value as the raw send command: a deliver becomes `{kind:"send", payload:
 /// <mirror>, delivery: <entry with payloadIndex 0, without it>, …}`; controls lose `version`.
-pub fn to_raw_send(mut v1: Map<String, Value>) -> Value {
+/// `accepted` is the current value's `acceptedDeploymentId` for payload 0, which the delivery
+/// keeps (contract §12.4: older consumers ignore that optional key).
+pub fn to_raw_send(mut v1: Map<String, Value>, accepted: Option<Value>) -> Value {
     if v1.get("kind").and_then(Value::as_str) != Some("deliver") {
         return to_deliver_envelope(v1);
     }
@@ -54,6 +56,9 @@ pub fn to_raw_send(mut v1: Map<String, Value>) -> Value {
     };
     if let Some(Value::Object(mut delivery)) = first {
         delivery.remove("payloadIndex");
+        if let Some(id) = accepted {
+            delivery.insert("acceptedDeploymentId".into(), id);
+        }
         out.insert("delivery".into(), Value::Object(delivery));
     }
     for key in ["auth", "caller", "requestId", "taskDeliveryId", "turnPolicy"] {
@@ -94,11 +99,11 @@ mod tests {
             "auth": null
         }));
         assert_eq!(
-            to_raw_send(v1),
+            to_raw_send(v1, None),
             json!({"kind": "send", "payload": {"m": 2}, "delivery": {"channelKind": "a"}, "auth": null})
         );
         assert_eq!(
-            to_raw_send(obj(json!({"kind": "cancel", "version": 1, "taskId": "t"}))),
+            to_raw_send(obj(json!({"kind": "cancel", "version": 1, "taskId": "t"})), None),
             json!({"kind": "cancel", "taskId": "t"})
         );
     }

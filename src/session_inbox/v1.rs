@@ -1,34 +1,33 @@
-//! Session inbox version 1 (contract §1, §5.2): the strict shape of the current wire value, the
-//! builder that turns a command into a complete v1 value, and the mirror's coalescing.
+//! Session inbox version 1 (contract §1): the strict shape of a version 1 wire value, and the
+//! shared shapes later versions carry over unchanged.
 //!
-//! The shape statics here are the single source of the encoder's validation, the frozen JSON
-//! Schema (`artifacts/session-inbox/v1/schema.json`) and the TypeScript declarations.
+//! The shape statics here are the single source of the encoder's validation for version 1 and
+//! of the frozen JSON Schema (`artifacts/session-inbox/v1/schema.json`).
 //! Frozen: v1 has shipped. A shape change is a new version module, never an edit here.
 //! This module must never import the decoder, the migration or negotiation.
 
 use crate::error::EncodeError;
-use crate::removable::Removable;
 use crate::shape::{opt, req, Def, Field, Fields, Shape};
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 /// The version this module describes.
 pub const VERSION: u32 = 1;
 
-static STR: Shape = Shape::Str;
-static BINARY: Shape = Shape::Binary;
-static STR_ARRAY: Shape = Shape::Array(&STR);
-static NUMBER: Shape = Shape::Number;
-static NULL: Shape = Shape::Null;
-static JSON_OBJECT: Shape = Shape::JsonObject;
+pub(crate) static STR: Shape = Shape::Str;
+pub(crate) static BINARY: Shape = Shape::Binary;
+pub(crate) static STR_ARRAY: Shape = Shape::Array(&STR);
+pub(crate) static NUMBER: Shape = Shape::Number;
+pub(crate) static NULL: Shape = Shape::Null;
+pub(crate) static JSON_OBJECT: Shape = Shape::JsonObject;
 static VERSION_1: Shape = Shape::ConstNumber(VERSION);
-static PAYLOAD_INDEX: Shape = Shape::Integer {
+pub(crate) static PAYLOAD_INDEX: Shape = Shape::Integer {
     min: 0,
     max: 9_007_199_254_740_991,
 };
 static ATTRIBUTE: Shape = Shape::AnyOf(&[&STR, &STR_ARRAY]);
 static ATTRIBUTES: Shape = Shape::Map(&ATTRIBUTE);
 static PROVIDER_OPTIONS: Shape = Shape::Map(&JSON_OBJECT);
-static TURN_POLICY: Shape = Shape::Enum(&["queue", "steer"]);
+pub(crate) static TURN_POLICY: Shape = Shape::Enum(&["queue", "steer"]);
 
 const fn tag(value: &'static Shape) -> Field {
     req("kind", value)
@@ -36,7 +35,7 @@ const fn tag(value: &'static Shape) -> Field {
 
 macro_rules! konst {
     ($name:ident, $s:literal) => {
-        static $name: Shape = Shape::Const($s);
+        pub(crate) static $name: Shape = Shape::Const($s);
     };
 }
 konst!(K_DELIVER, "deliver");
@@ -68,7 +67,7 @@ pub static AUTH_CONTEXT: Shape = Shape::Named(&Def {
         ],
     }),
 });
-static AUTH_OR_NULL: Shape = Shape::AnyOf(&[&AUTH_CONTEXT, &NULL]);
+pub(crate) static AUTH_OR_NULL: Shape = Shape::AnyOf(&[&AUTH_CONTEXT, &NULL]);
 
 static REPLY_HOOK: Shape = Shape::Object(&Fields {
     strict: true,
@@ -78,7 +77,7 @@ static REPLY_CALLBACK: Shape = Shape::Object(&Fields {
     strict: true,
     fields: &[tag(&K_CALLBACK), req("token", &STR), req("url", &STR)],
 });
-static REPLY_TO: Shape = Shape::Named(&Def {
+pub(crate) static REPLY_TO: Shape = Shape::Named(&Def {
     name: "ReplyTo",
     id: "SessionInbox.ReplyTo",
     doc: "Where a subagent's answer goes: a hook token, or a callback URL with its token.",
@@ -104,7 +103,7 @@ pub static CALLER: Shape = Shape::Named(&Def {
     }),
 });
 
-static TRACE_CONTEXT: Shape = Shape::Named(&Def {
+pub(crate) static TRACE_CONTEXT: Shape = Shape::Named(&Def {
     name: "TraceContext",
     id: "SessionInbox.TraceContext",
     doc: "The trace context of the request that produced a delivery.",
@@ -142,7 +141,7 @@ static INPUT_RESPONSE: Shape = Shape::Named(&Def {
         fields: &[opt("optionId", &STR), req("requestId", &STR), opt("text", &STR)],
     }),
 });
-static INPUT_RESPONSES: Shape = Shape::Array(&INPUT_RESPONSE);
+pub(crate) static INPUT_RESPONSES: Shape = Shape::Array(&INPUT_RESPONSE);
 
 static TEXT_PART: Shape = Shape::Object(&Fields {
     strict: true,
@@ -181,7 +180,7 @@ static PART: Shape = Shape::Named(&Def {
     },
 });
 static PARTS: Shape = Shape::Array(&PART);
-static USER_CONTENT: Shape = Shape::Named(&Def {
+pub(crate) static USER_CONTENT: Shape = Shape::Named(&Def {
     name: "UserContent",
     id: "SessionInbox.UserContent",
     doc: "A user message: a string, or an array of parts.",
@@ -295,200 +294,26 @@ pub fn json_schema() -> Value {
     crate::shape::json_schema(&WIRE, SCHEMA_ID, "SessionInbox.V1")
 }
 
-/// The mirror (`payload` beside `payloads`) exists only for consumers of the raw-send era.
-pub const MIRROR_REMOVAL: Removable = Removable {
-    what: "the v1 `payload` mirror (built in v1::build, dropped by decode)",
-    site: "src/session_inbox/v1.rs",
-    when: "every consumer that reads `.payload` (builds 0.30.5–0.31.0) has aged out under the 30-day session timeout, \
-           and no stored value still carries a mirror a pinned consumer needs: then a v2 without the mirror",
-};
-
-/// The commands this builder takes (contract §5.1).
-pub const COMMAND_KINDS: &[&str] = &[
-    "send",
-    "deliver",
-    "session-timeout",
-    "clear",
-    "compact",
-    "reset",
-    "cancel",
-];
-
-/// The optional fields a `send` command carries over unchanged.
-const SEND_CARRIED: &[&str] = &["auth", "caller", "requestId", "taskDeliveryId", "turnPolicy"];
-
-/// Build the complete, not yet validated v1 value for `command` (contract §5.2), taking the
-/// command by value so nothing is copied but the mirror.
-pub fn build(command: Value) -> Result<Value, EncodeError> {
-    let Value::Object(mut cmd) = command else {
-        return Err(EncodeError::invalid("", "a command object"));
-    };
-    let mut out = match cmd.get("kind").and_then(Value::as_str) {
-        Some("send") => build_send(cmd)?,
-        Some("deliver") => {
-            match cmd.get("payloads").and_then(coalesce) {
-                Some(mirror) => cmd.insert("payload".into(), mirror),
-                None => cmd.remove("payload"),
-            };
-            cmd
-        }
-        Some(k) if COMMAND_KINDS.contains(&k) => cmd,
-        _ => {
-            let list = COMMAND_KINDS
-                .iter()
-                .map(|k| format!("\"{k}\""))
-                .collect::<Vec<_>>()
-                .join(" | ");
-            return Err(EncodeError::invalid("/kind", format!("a command kind: one of {list}")));
-        }
-    };
-    out.insert("version".into(), json!(VERSION));
-    Ok(Value::Object(out))
-}
-
-fn build_send(mut cmd: Map<String, Value>) -> Result<Map<String, Value>, EncodeError> {
-    let Some(payload) = cmd.remove("payload") else {
-        return Err(EncodeError::invalid(
-            "/payload",
-            "DeliverPayload (required by a send command)",
-        ));
-    };
-    let mut out = Map::new();
-    out.insert("kind".into(), json!("deliver"));
-    if let Some(delivery) = cmd.remove("delivery") {
-        let Value::Object(mut entry) = delivery else {
-            return Err(EncodeError::invalid(
-                "/deliveryMetadata/0",
-                "DeliveryEntry (the send's delivery must be an object)",
-            ));
-        };
-        entry.insert("payloadIndex".into(), json!(0));
-        out.insert("deliveryMetadata".into(), Value::Array(vec![Value::Object(entry)]));
-    }
-    for &key in SEND_CARRIED {
-        if let Some(v) = cmd.remove(key) {
-            out.insert(key.into(), v);
-        }
-    }
-    out.insert("payload".into(), payload.clone());
-    out.insert("payloads".into(), Value::Array(vec![payload]));
-    Ok(out)
-}
-
 /// Validate a complete v1 value against the strict v1 shape.
 pub fn validate(value: &Value) -> Result<(), EncodeError> {
     WIRE.validate(value)
 }
 
-/// The mirror for a list of payloads: `{}` for none, the payload for one, a merge for several.
-/// Tolerates invalid input (it runs before validation, which reports it).
-pub fn coalesce(payloads: &Value) -> Option<Value> {
-    let list = payloads.as_array()?;
-    if list.len() == 1 {
-        return Some(list[0].clone());
-    }
-    let mut acc = Map::new();
-    for p in list.iter().filter_map(Value::as_object) {
-        for (key, v) in p {
-            let merged = match (key.as_str(), acc.remove(key)) {
-                ("context" | "inputResponses", Some(Value::Array(mut a))) if v.is_array() => {
-                    a.extend(v.as_array().into_iter().flatten().cloned());
-                    Value::Array(a)
-                }
-                ("task", Some(Value::Object(mut t))) if v.is_object() => {
-                    for (tk, tv) in v.as_object().into_iter().flatten() {
-                        let joined = match (t.remove(tk), tv) {
-                            (Some(Value::Array(mut a)), Value::Array(b)) => {
-                                a.extend(b.iter().cloned());
-                                Value::Array(a)
-                            }
-                            _ => tv.clone(),
-                        };
-                        t.insert(tk.clone(), joined);
-                    }
-                    Value::Object(t)
-                }
-                ("message", Some(previous)) => join_messages(previous, v),
-                _ => v.clone(),
-            };
-            acc.insert(key.clone(), merged);
-        }
-    }
-    Some(Value::Object(acc))
-}
-
-fn join_messages(a: Value, b: &Value) -> Value {
-    if let (Value::String(a), Value::String(b)) = (&a, b) {
-        return Value::String(format!("{a}\n\n{b}"));
-    }
-    let mut parts = promote(a);
-    parts.extend(promote(b.clone()));
-    Value::Array(parts)
-}
-
-fn promote(message: Value) -> Vec<Value> {
-    match message {
-        Value::String(s) if s.is_empty() => Vec::new(),
-        Value::String(s) => vec![json!({"type": "text", "text": s})],
-        Value::Array(parts) => parts,
-        _ => Vec::new(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{build, coalesce, validate};
-    use crate::error::ErrorCode;
+    use super::validate;
     use serde_json::json;
 
     #[test]
-    fn send_is_built_field_by_field() {
-        let v =
-            build(json!({"kind": "send", "payload": {"message": "hi"}, "stray": 1, "turnPolicy": "steer"})).unwrap();
-        assert_eq!(
-            v,
-            json!({"kind": "deliver", "version": 1, "payload": {"message": "hi"}, "payloads": [{"message": "hi"}], "turnPolicy": "steer"})
-        );
-        validate(&v).unwrap();
-    }
-
-    #[test]
-    fn deliver_keeps_stray_keys_so_validation_rejects_them() {
-        let v = build(json!({"kind": "deliver", "payloads": [], "stray": 1})).unwrap();
-        let e = validate(&v).unwrap_err();
-        assert_eq!((e.code, e.path.as_str()), (ErrorCode::Invalid, "/stray"));
-    }
-
-    #[test]
-    fn coalesce_merges_as_the_spec_says() {
-        assert_eq!(coalesce(&json!([])), Some(json!({})));
-        assert_eq!(coalesce(&json!([{"a": 1}])), Some(json!({"a": 1})));
-        let merged = coalesce(&json!([
-            {"message": "a", "context": ["x"], "task": {"files": [1], "id": "t1"}, "outputSchema": {"a": 1}, "interaction": 1},
-            {"message": "b", "context": ["y"], "task": {"files": [2], "id": "t2"}, "interaction": 2},
-        ]))
-        .unwrap();
-        assert_eq!(
-            merged,
-            json!({"message": "a\n\nb", "context": ["x", "y"], "task": {"files": [1, 2], "id": "t2"}, "outputSchema": {"a": 1}, "interaction": 2})
-        );
-        let parts = coalesce(&json!([{"message": "a"}, {"message": [{"type": "text", "text": "b"}]}, {"message": ""}]))
-            .unwrap();
-        assert_eq!(
-            parts,
-            json!({"message": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]})
-        );
-    }
-
-    #[test]
     fn validation_names_the_path_and_what_was_expected() {
-        let v = build(json!({"kind": "deliver", "payloads": [{"message": [{"type": "text"}]}]})).unwrap();
-        let e = validate(&v).unwrap_err();
+        let e = validate(&json!({"kind": "deliver", "version": 1, "payloads": [{"message": [{"type": "text"}]}]}))
+            .unwrap_err();
         assert_eq!(e.path, "/payloads/0/message/0/text");
         assert!(e.expected.contains("string"), "{}", e.expected);
         let e = validate(&json!({"kind": "deliver", "version": 1, "payloads": [], "auth": {"attributes": {}}}))
             .unwrap_err();
         assert_eq!(e.path, "/auth/authenticator");
         validate(&json!({"kind": "deliver", "version": 1, "payloads": [], "auth": null})).unwrap();
+        validate(&json!({"kind": "deliver", "version": 1, "payloads": [], "payload": {"task": {"files": []}}})).unwrap();
     }
 }

@@ -1,0 +1,225 @@
+//! The builder (contract §5.2, §12, §16): a command becomes the complete **current** wire value,
+//! field by field, with the mirror computed by [`coalesce`]. Validation happens afterwards, once,
+//! against the current shape (`encode.rs`); the builder only refuses what it cannot build.
+//!
+//! Commands are strict like envelopes: a `deliver` command's own `payload` or `version` is
+//! `INVALID` (the encoder computes both), and so is a `payloadIndex` in a `send` command's
+//! `delivery`. The one exception: unknown top-level keys of a `send` command are dropped.
+//! This module must never import the decoder, a step or negotiation.
+
+use crate::error::EncodeError;
+use crate::removable::Removable;
+use crate::session_inbox::WIRE_VERSION;
+use serde_json::{json, Map, Value};
+
+/// The mirror (`payload` beside `payloads`) exists only for consumers of the raw-send era.
+pub const MIRROR_REMOVAL: Removable = Removable {
+    what: "the `payload` mirror (built in build::build, required from version 2, dropped by decode)",
+    site: "src/session_inbox/build.rs",
+    when: "every consumer that reads `.payload` (builds 0.30.5–0.31.0) has aged out under the 30-day session timeout, \
+           and no stored value still carries a mirror a pinned consumer needs: then a new version without the mirror",
+};
+
+/// The commands this builder takes (contract §5.1).
+pub const COMMAND_KINDS: &[&str] = &[
+    "send",
+    "deliver",
+    "session-timeout",
+    "clear",
+    "compact",
+    "reset",
+    "cancel",
+];
+
+/// The optional fields a `send` command carries over unchanged.
+const SEND_CARRIED: &[&str] = &["auth", "caller", "requestId", "taskDeliveryId", "turnPolicy"];
+
+/// Build the complete, not yet validated current value for `command`, taking the command by
+/// value so nothing is copied but the mirror.
+pub fn build(command: Value) -> Result<Value, EncodeError> {
+    let Value::Object(mut cmd) = command else {
+        return Err(EncodeError::invalid("", "a command object"));
+    };
+    let mut out = match cmd.get("kind").and_then(Value::as_str) {
+        Some("send") => build_send(cmd)?,
+        Some("deliver") => {
+            for computed in ["payload", "version"] {
+                if cmd.contains_key(computed) {
+                    return Err(EncodeError::invalid(
+                        &format!("/{computed}"),
+                        "no such key in a deliver command (the encoder computes the mirror and the version)",
+                    ));
+                }
+            }
+            if let Some(mirror) = cmd.get("payloads").and_then(coalesce) {
+                cmd.insert("payload".into(), mirror);
+            }
+            cmd
+        }
+        Some(k) if COMMAND_KINDS.contains(&k) => {
+            if cmd.contains_key("version") {
+                return Err(EncodeError::invalid(
+                    "/version",
+                    "no such key in a command (the encoder writes the version)",
+                ));
+            }
+            cmd
+        }
+        _ => {
+            let list = COMMAND_KINDS
+                .iter()
+                .map(|k| format!("\"{k}\""))
+                .collect::<Vec<_>>()
+                .join(" | ");
+            return Err(EncodeError::invalid("/kind", format!("a command kind: one of {list}")));
+        }
+    };
+    out.insert("version".into(), json!(WIRE_VERSION));
+    Ok(Value::Object(out))
+}
+
+fn build_send(mut cmd: Map<String, Value>) -> Result<Map<String, Value>, EncodeError> {
+    let Some(payload) = cmd.remove("payload") else {
+        return Err(EncodeError::invalid(
+            "/payload",
+            "DeliverPayload (required by a send command)",
+        ));
+    };
+    let mut out = Map::new();
+    out.insert("kind".into(), json!("deliver"));
+    if let Some(delivery) = cmd.remove("delivery") {
+        let Value::Object(mut entry) = delivery else {
+            return Err(EncodeError::invalid(
+                "/deliveryMetadata/0",
+                "DeliveryEntry (the send's delivery must be an object)",
+            ));
+        };
+        if entry.contains_key("payloadIndex") {
+            return Err(EncodeError::invalid(
+                "/deliveryMetadata/0/payloadIndex",
+                "no such key in a send's delivery (the encoder sets payloadIndex 0)",
+            ));
+        }
+        entry.insert("payloadIndex".into(), json!(0));
+        out.insert("deliveryMetadata".into(), Value::Array(vec![Value::Object(entry)]));
+    }
+    for &key in SEND_CARRIED {
+        if let Some(v) = cmd.remove(key) {
+            out.insert(key.into(), v);
+        }
+    }
+    out.insert("payload".into(), payload.clone());
+    out.insert("payloads".into(), Value::Array(vec![payload]));
+    Ok(out)
+}
+
+/// The mirror for a list of payloads: `{}` for none, the payload for one, a merge for several
+/// (folded left to right). Tolerates invalid input (it runs before validation, which reports it).
+pub fn coalesce(payloads: &Value) -> Option<Value> {
+    let list = payloads.as_array()?;
+    if list.len() == 1 {
+        return Some(list[0].clone());
+    }
+    let mut acc = Map::new();
+    for p in list.iter().filter_map(Value::as_object) {
+        for (key, v) in p {
+            let merged = match (key.as_str(), acc.remove(key)) {
+                ("context" | "inputResponses", Some(Value::Array(mut a))) if v.is_array() => {
+                    a.extend(v.as_array().into_iter().flatten().cloned());
+                    Value::Array(a)
+                }
+                ("task", Some(Value::Object(mut t))) if v.is_object() => {
+                    for (tk, tv) in v.as_object().into_iter().flatten() {
+                        let joined = match (t.remove(tk), tv) {
+                            (Some(Value::Array(mut a)), Value::Array(b)) => {
+                                a.extend(b.iter().cloned());
+                                Value::Array(a)
+                            }
+                            _ => tv.clone(),
+                        };
+                        t.insert(tk.clone(), joined);
+                    }
+                    Value::Object(t)
+                }
+                ("message", Some(previous)) => join_messages(previous, v),
+                _ => v.clone(),
+            };
+            acc.insert(key.clone(), merged);
+        }
+    }
+    Some(Value::Object(acc))
+}
+
+fn join_messages(a: Value, b: &Value) -> Value {
+    if let (Value::String(a), Value::String(b)) = (&a, b) {
+        return Value::String(format!("{a}\n\n{b}"));
+    }
+    let mut parts = promote(a);
+    parts.extend(promote(b.clone()));
+    Value::Array(parts)
+}
+
+fn promote(message: Value) -> Vec<Value> {
+    match message {
+        Value::String(s) if s.is_empty() => Vec::new(),
+        Value::String(s) => vec![json!({"type": "text", "text": s})],
+        Value::Array(parts) => parts,
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{build, coalesce};
+    use crate::error::ErrorCode;
+    use crate::session_inbox::WIRE_VERSION;
+    use serde_json::json;
+
+    #[test]
+    fn send_is_built_field_by_field() {
+        let v =
+            build(json!({"kind": "send", "payload": {"message": "hi"}, "stray": 1, "turnPolicy": "steer"})).unwrap();
+        assert_eq!(
+            v,
+            json!({"kind": "deliver", "version": WIRE_VERSION, "payload": {"message": "hi"}, "payloads": [{"message": "hi"}], "turnPolicy": "steer"})
+        );
+    }
+
+    #[test]
+    fn commands_are_strict_about_what_the_encoder_computes() {
+        for (command, path) in [
+            (json!({"kind": "deliver", "payloads": [], "payload": {}}), "/payload"),
+            (json!({"kind": "deliver", "payloads": [], "version": 6}), "/version"),
+            (json!({"kind": "clear", "version": 6}), "/version"),
+            (
+                json!({"kind": "send", "payload": {}, "delivery": {"payloadIndex": 0}}),
+                "/deliveryMetadata/0/payloadIndex",
+            ),
+        ] {
+            let e = build(command).unwrap_err();
+            assert_eq!((e.code, e.path.as_str()), (ErrorCode::Invalid, path));
+        }
+    }
+
+    #[test]
+    fn coalesce_merges_as_the_contract_says() {
+        assert_eq!(coalesce(&json!([])), Some(json!({})));
+        assert_eq!(coalesce(&json!([{"a": 1}])), Some(json!({"a": 1})));
+        let merged = coalesce(&json!([
+            {"message": "a", "context": ["x"], "task": {"views": [1], "id": "t1"}, "outputSchema": {"a": 1}, "interaction": 1},
+            {"message": "b", "context": ["y"], "task": {"views": [2], "id": "t2"}, "interaction": 2},
+        ]))
+        .unwrap();
+        assert_eq!(
+            merged,
+            json!({"message": "a\n\nb", "context": ["x", "y"], "task": {"views": [1, 2], "id": "t2"}, "outputSchema": {"a": 1}, "interaction": 2})
+        );
+        let parts = coalesce(&json!([{"message": "a"}, {"message": [{"type": "text", "text": "b"}]}, {"message": ""}]))
+            .unwrap();
+        assert_eq!(
+            parts,
+            json!({"message": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]})
+        );
+        assert_eq!(coalesce(&json!([{"message": ""}, {"message": "b"}])), Some(json!({"message": "\n\nb"})));
+    }
+}
