@@ -1,8 +1,8 @@
 // Generated from the Rust sources by `HOOKWIRE_BLESS=1 cargo test`; do not edit.
-export const WIRE_VERSION = 1;
+export const WIRE_VERSION = 6;
 export const HOOK_METADATA_KEY = "sessionInboxWireVersion";
-export const SYMBOLS = ["version", "kind", "payload", "payloads", "auth", "caller", "deliveryMetadata", "requestId", "taskDeliveryId", "turnPolicy", "delivery", "payloadIndex", "reason", "taskId", "turnId", "deliver", "send", "session-timeout", "clear", "compact", "reset", "cancel"];
-export const CODES = ["", "NOT_OBJECT", "MALFORMED_VERSION", "NEWER_VERSION", "MIGRATION", "LEGACY_SHAPE", "UNKNOWN_KIND", "INVALID", "UNSUPPORTED_TARGET", "RUN_MISMATCH"];
+export const SYMBOLS = ["version", "kind", "payload", "payloads", "auth", "caller", "deliveryMetadata", "requestId", "taskDeliveryId", "turnPolicy", "delivery", "payloadIndex", "reason", "taskId", "turnId", "deliver", "send", "session-timeout", "clear", "compact", "reset", "cancel", "tasks", "task", "inputRequests", "agentRequests", "replyTo", "hookPayload", "childContinuationToken", "event", "requests", "request", "sequence", "stepIndex", "queue", "steer"];
+export const CODES = ["", "NOT_OBJECT", "MALFORMED_VERSION", "NEWER_VERSION", "MIGRATION", "LEGACY_SHAPE", "UNKNOWN_KIND", "MISDECLARED_VERSION", "INVALID", "UNSUPPORTED_TARGET", "RUN_MISMATCH", "INCOMPATIBLE", "HOOK_NOT_FOUND", "LOOKUP_FAILED"];
 export const DETAILS = [
   "",
   "null",
@@ -21,6 +21,18 @@ export const DETAILS = [
   "the payload of an unversioned send must be an object",
   "the delivery of an unversioned send must be an object",
   "the payloads of an unversioned deliver must be an array of objects",
+  "a task with agentRequests, or an input request with request or requests (version 4 or later)",
+  "a cancel with tasks (version 6 or later)",
+  "a deliver without the payload mirror, which every version from 2 carries",
+  "an old-form task input request (no replyTo, a hookPayload) whose hookPayload lacks an object, a string childContinuationToken, or an event with a requests array, integer sequence and stepIndex at or above 0 and a string turnId",
+  "a value (the field is required)",
+  "an object",
+  "an object or null",
+  "an array of objects",
+  "a string",
+  "a boolean",
+  "one of the field's declared strings",
+  "an object with a string kind",
 ];
 export const MESSAGES = {
   NOT_OBJECT: "a wire value must be a plain object, not {detail}",
@@ -29,4 +41,6 @@ export const MESSAGES = {
   MIGRATION: "the migration registry is broken at version {version}: {detail} (a bug in the registry)",
   LEGACY_SHAPE: "an unversioned value has a shape no historic writer produced: {detail}",
   UNKNOWN_KIND: "kind is missing or is not a kind of the current version",
+  MISDECLARED_VERSION: "version {version} cannot carry what this value holds: {detail}",
+  INVALID: "invalid envelope at {path}: expected {detail}",
 };

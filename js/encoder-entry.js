@@ -135,32 +135,63 @@ export function encode(command, target = { version: WIRE_VERSION }) {
   return binaries.length ? restore(answer.ok, binaries, token) : answer.ok;
 }
 
-const step = (request) => {
+/** One move of the negotiation state machine in wasm: the rules, counts and messages live there. */
+function move(request) {
   const answer = JSON.parse(negotiate_json(JSON.stringify(request)));
   if (answer.error) throw wireError(answer.error);
   return answer;
-};
-const view = (hook) => ({ token: hook.token, runId: hook.runId, metadata: hook.metadata ?? null });
+}
 
-/** The stable inbox token of a run (`eve:session:<runId>:inbox` unless `tokens` says otherwise). */
-export function stableInboxToken(runId, tokens = {}) {
-  return `${tokens.prefix ?? "eve:session:"}${runId}${tokens.suffix ?? ":inbox"}`;
+/** What the state machine is told a lookup found: a hook's fields, "none", or a failure. */
+function found(hook) {
+  if (hook === null || hook === undefined) return { hook: null };
+  if (typeof hook !== "object") return { hook };
+  try {
+    return { hook: { token: hook.token ?? null, runId: hook.runId ?? null, metadata: hook.metadata ?? null } };
+  } catch (e) {
+    return { failed: `reading the hook threw (${e && e.message})` };
+  }
+}
+
+/** The stable inbox token of a run (`template` defaults to `eve:session:{runId}:inbox`). */
+export function stableInboxToken(runId, template = "eve:session:{runId}:inbox") {
+  return template.replace("{runId}", runId);
 }
 
 /**
- * Choose the target a receiver understands (contract §6). `destination` is `{ token }` or
+ * Choose the target a receiver understands (contract §12). `destination` is `{ token }` or
  * `{ address: { sessionId, version } }`; `lookup(token)` is the caller's getHookByToken (sync or
- * async, returning a hook or null). Resolves to `{ target, lookups, resume }`, where `resume` is
- * `{ hook }` — the inspected hook object to resume — or `{ token }` on the zero-lookup paths.
+ * async): a hook, or null/undefined when there is none. A lookup that throws or rejects refuses
+ * with LOOKUP_FAILED. Resolves to `{ target, lookups, resume }`, where `resume` is `{ hook }` —
+ * the inspected hook object to resume — or `{ token }` on the zero-lookup paths. This function
+ * only performs the lookups the wasm state machine asks for; every rule is in Rust.
  */
-export async function negotiate(command, destination, lookup, tokens = {}) {
-  const fast = step({ step: "fast", command: { kind: command?.kind }, destination, tokens });
-  if (fast.target) return { target: fast.target, lookups: 0, resume: { token: destination.token ?? destination.address.sessionId } };
-  const hook = await lookup(destination.token);
-  if (!hook) throw wireError({ code: "UNSUPPORTED_TARGET", message: `hook ${JSON.stringify(destination.token)} not found; nothing was written` });
-  const first = step({ step: "classify", hook: view(hook), tokens });
-  if (first.target) return { target: first.target, lookups: 1, resume: { hook } };
-  const inbox = await lookup(first.lookup);
-  const second = step({ step: "continuation", hook: view(hook), stableInbox: inbox ? view(inbox) : null, tokens });
-  return { target: second.target, lookups: 2, resume: { hook } };
+export async function negotiate(command, destination, lookup, options = {}) {
+  const binaries = [];
+  const token = `\u0000hookwire-binary-${Math.random().toString(36).slice(2)}:`;
+  const text = command === undefined ? "null" : jsonText(command, binaries, token);
+  let answer = move({
+    start: {
+      command: JSON.parse(text),
+      destination,
+      writeAtMost: options.writeAtMost ?? null,
+      stableInboxToken: options.stableInboxToken ?? null,
+    },
+  });
+  let inspected;
+  let lookups = 0;
+  while (answer.lookup !== undefined) {
+    let hook;
+    let result;
+    try {
+      hook = await lookup(answer.lookup);
+      result = found(hook);
+    } catch (e) {
+      result = { failed: `the lookup threw (${e && e.message})` };
+    }
+    if (++lookups === 1) inspected = hook;
+    answer = move({ resume: answer.state, answer: result });
+  }
+  const { target, resume } = answer.ok;
+  return { target, lookups: answer.ok.lookups, resume: answer.ok.lookups > 0 ? { hook: inspected } : { token: resume.token } };
 }

@@ -3,62 +3,88 @@
 import type { AuthContext, Caller, DeliverPayload, DeliveryEntry, SessionInboxWireError } from "./hookwire.cjs";
 export { HOOK_METADATA_KEY, SessionInboxWireError, WIRE_VERSION } from "./hookwire.cjs";
 
-/** Deliver payloads to the session; payload is the mirror for pinned raw-send readers. (SessionInbox.V1.Deliver) */
-export type SessionInboxDeliverV1 = { readonly kind: "deliver"; readonly version: 1; readonly payloads: readonly DeliverPayload[]; readonly payload?: DeliverPayload; readonly auth?: AuthContext | null; readonly caller?: Caller; readonly deliveryMetadata?: readonly DeliveryEntry[]; readonly requestId?: string; readonly taskDeliveryId?: string; readonly turnPolicy?: "queue" | "steer"; };
+/** Deliver payloads to the session; payload is the mirror for pinned raw-send readers. (SessionInbox.V6.Deliver) */
+export type SessionInboxDeliverV6 = { readonly kind: "deliver"; readonly version: 6; readonly payloads: readonly DeliverPayload[]; readonly payload: DeliverPayload; readonly auth?: AuthContext | null; readonly caller?: Caller; readonly deliveryMetadata?: readonly DeliveryEntry[]; readonly requestId?: string; readonly taskDeliveryId?: string; readonly turnPolicy?: "queue" | "steer"; };
 
-/** The session timed out. (SessionInbox.V1.SessionTimeout) */
-export type SessionInboxSessionTimeoutV1 = { readonly kind: "session-timeout"; readonly version: 1; };
+/** The session timed out. (SessionInbox.V6.SessionTimeout) */
+export type SessionInboxSessionTimeoutV6 = { readonly kind: "session-timeout"; readonly version: 6; };
 
-/** Clear the session's history. (SessionInbox.V1.Clear) */
-export type SessionInboxClearV1 = { readonly kind: "clear"; readonly version: 1; };
+/** Clear the session's history. (SessionInbox.V6.Clear) */
+export type SessionInboxClearV6 = { readonly kind: "clear"; readonly version: 6; };
 
-/** Compact the session's history. (SessionInbox.V1.Compact) */
-export type SessionInboxCompactV1 = { readonly kind: "compact"; readonly version: 1; };
+/** Compact the session's history. (SessionInbox.V6.Compact) */
+export type SessionInboxCompactV6 = { readonly kind: "compact"; readonly version: 6; };
 
-/** Reset the session. (SessionInbox.V1.Reset) */
-export type SessionInboxResetV1 = { readonly kind: "reset"; readonly version: 1; readonly reason?: string; };
+/** Reset the session. (SessionInbox.V6.Reset) */
+export type SessionInboxResetV6 = { readonly kind: "reset"; readonly version: 6; readonly reason?: string; };
 
-/** Cancel a task or a turn. (SessionInbox.V1.Cancel) */
-export type SessionInboxCancelV1 = { readonly kind: "cancel"; readonly version: 1; readonly taskId?: string; readonly turnId?: string; };
+/** Cancel a task or a turn. (SessionInbox.V6.Cancel) */
+export type SessionInboxCancelV6 = { readonly kind: "cancel"; readonly version: 6; readonly taskId?: string; readonly tasks?: boolean; readonly turnId?: string; };
 
-/** A version 1 wire value, as the encoder writes it. */
-export type SessionInboxWireV1 = SessionInboxDeliverV1 | SessionInboxSessionTimeoutV1 | SessionInboxClearV1 | SessionInboxCompactV1 | SessionInboxResetV1 | SessionInboxCancelV1;
+/** A version 6 wire value, as the encoder writes it. */
+export type SessionInboxWireV6 = SessionInboxDeliverV6 | SessionInboxSessionTimeoutV6 | SessionInboxClearV6 | SessionInboxCompactV6 | SessionInboxResetV6 | SessionInboxCancelV6;
 
 type Carried = { readonly auth?: AuthContext | null; readonly caller?: Caller; readonly requestId?: string; readonly taskDeliveryId?: string; readonly turnPolicy?: "queue" | "steer" };
 /** The send command: one payload, built field by field into a deliver. */
 export type SendCommand = Carried & { readonly kind: "send"; readonly payload: DeliverPayload; readonly delivery?: Omit<DeliveryEntry, "payloadIndex"> };
-/** The deliver command: the v1 deliver fields without version and mirror. */
-export type DeliverCommand = Omit<SessionInboxDeliverV1, "version" | "payload">;
+/** The deliver command: the current deliver fields without version and mirror. */
+export type DeliverCommand = Omit<SessionInboxDeliverV6, "version" | "payload">;
 /** A control command. */
-export type ControlCommand = Omit<SessionInboxSessionTimeoutV1, "version"> | Omit<SessionInboxClearV1, "version"> | Omit<SessionInboxCompactV1, "version"> | Omit<SessionInboxResetV1, "version"> | Omit<SessionInboxCancelV1, "version">;
-/** Any command the encoder takes (contract §5.1). */
+export type ControlCommand = Omit<SessionInboxSessionTimeoutV6, "version"> | Omit<SessionInboxClearV6, "version"> | Omit<SessionInboxCompactV6, "version"> | Omit<SessionInboxResetV6, "version"> | Omit<SessionInboxCancelV6, "version">;
+/** Any command the encoder takes (contract §5.1, §12). */
 export type SessionInboxCommand = SendCommand | DeliverCommand | ControlCommand;
 
-/** An encoding target. */
-export type SessionInboxTarget = { readonly version: 1 } | { readonly version: 0; readonly variant: "deliver" | "send" };
+/** A version this build writes. */
+export type SessionInboxVersion = 1 | 2 | 3 | 4 | 5 | 6;
+/** An encoding target: a version, or one of the two shapes of the unversioned era. */
+export type SessionInboxTarget = { readonly version: SessionInboxVersion } | { readonly version: 0; readonly variant: "deliver" | "send" };
+/**
+ * A wire value as the encoder writes it for version N. Everything the encoder writes for an older
+ * version is a value of the current shape minus what the down steps drop, so it is typed as the
+ * current shape declaring N.
+ */
+export type SessionInboxWireAt<N extends SessionInboxVersion> = SessionInboxWireV6 extends infer W ? (W extends { readonly version: number } ? Omit<W, "version"> & { readonly version: N } : never) : never;
 /** The legacy deliver envelope (v0 `deliver` target). */
 export type LegacyDeliverEnvelope = DeliverCommand;
 /** The raw send command (v0 `send` target). */
 export type RawSendCommand = SendCommand;
 /** Any wire value the encoder writes. */
-export type SessionInboxWire = SessionInboxWireV1 | LegacyDeliverEnvelope | RawSendCommand | ControlCommand;
+export type SessionInboxWire = SessionInboxWireV6 | SessionInboxWireAt<SessionInboxVersion> | LegacyDeliverEnvelope | RawSendCommand | ControlCommand;
+/** The wire value `encode` returns for a target. */
+export type WireFor<T extends SessionInboxTarget> = T extends { readonly variant: "send" }
+  ? RawSendCommand | ControlCommand
+  : T extends { readonly variant: "deliver" }
+    ? LegacyDeliverEnvelope | ControlCommand
+    : T extends { readonly version: infer N extends SessionInboxVersion }
+      ? SessionInboxWireAt<N>
+      : SessionInboxWire;
 
 /** The INVALID error carries where and what was expected. */
 export type InvalidError = SessionInboxWireError & { readonly code: "INVALID"; readonly path: string; readonly expected: string };
+/** The INCOMPATIBLE error carries the refused field and the version that cannot carry it. */
+export type IncompatibleError = SessionInboxWireError & { readonly code: "INCOMPATIBLE"; readonly path: string; readonly version: number };
 
 /**
- * Build the complete v1 value, validate it once, convert it down for a v0 target (default: the
- * current version). Binary values at a part's image or data come back as the same objects.
- * Throws SessionInboxWireError: INVALID (with path and expected) or UNSUPPORTED_TARGET.
+ * Build the complete current value, validate it once, walk it down to the target's version and
+ * validate it against that version's frozen shape; a v0 target is converted from version 1
+ * (default target: the current version). Binary values at a part's image or data come back as
+ * the same objects. Throws SessionInboxWireError: INVALID (with path and expected),
+ * INCOMPATIBLE (with path and version: nothing is ever dropped to make a value fit) or
+ * UNSUPPORTED_TARGET.
  */
-export declare function encode(command: SessionInboxCommand, target?: SessionInboxTarget): SessionInboxWire;
+export declare function encode<const T extends SessionInboxTarget = { readonly version: 6 }>(command: SessionInboxCommand, target?: T): WireFor<T>;
 
 /** What negotiation reads of a hook. */
 export interface InspectedHook { readonly token: string; readonly runId: string; readonly metadata?: unknown }
 /** Where a command goes: a hook token, or a saved receiver address. */
 export type Destination = { readonly token: string } | { readonly address: { readonly sessionId: string; readonly version: number } };
-/** The stable inbox token form. */
-export interface InboxTokens { readonly prefix?: string; readonly suffix?: string }
+/** The producer's configuration. */
+export interface NegotiateOptions {
+  /** The newest version to write (a rollout that must stay rollback-safe): 1 … 6; default 6. */
+  readonly writeAtMost?: SessionInboxVersion;
+  /** The stable inbox token template, with one `{runId}`; default `eve:session:{runId}:inbox`. */
+  readonly stableInboxToken?: string;
+}
 /** The outcome of negotiation: the target, the lookups made, and what to resume. */
 export interface Negotiated<H extends InspectedHook> {
   readonly target: SessionInboxTarget;
@@ -66,14 +92,18 @@ export interface Negotiated<H extends InspectedHook> {
   readonly resume: { readonly hook: H } | { readonly token: string };
 }
 /**
- * Choose the target a receiver understands (contract §6); `lookup` is the caller's getHookByToken.
- * Rejects with SessionInboxWireError (UNSUPPORTED_TARGET, RUN_MISMATCH) before anything is written.
+ * Choose the target a receiver understands (contract §12). `lookup` is the caller's
+ * getHookByToken: it resolves to the hook, or to null/undefined when there is none; if it throws
+ * or rejects, negotiation refuses with LOOKUP_FAILED (a failure is never taken for "not found";
+ * do not catch it into null). The rules run in the wasm module; this function only performs the
+ * lookups it asks for. Rejects with SessionInboxWireError (UNSUPPORTED_TARGET, RUN_MISMATCH,
+ * HOOK_NOT_FOUND, LOOKUP_FAILED) before anything is written.
  */
 export declare function negotiate<H extends InspectedHook>(
-  command: { readonly kind: string },
+  command: SessionInboxCommand | { readonly kind: string },
   destination: Destination,
   lookup: (token: string) => H | null | undefined | Promise<H | null | undefined>,
-  tokens?: InboxTokens,
+  options?: NegotiateOptions,
 ): Promise<Negotiated<H>>;
-/** The stable inbox token of a run. */
-export declare function stableInboxToken(runId: string, tokens?: InboxTokens): string;
+/** The stable inbox token of a run (`template` defaults to `eve:session:{runId}:inbox`). */
+export declare function stableInboxToken(runId: string, template?: string): string;

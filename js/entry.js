@@ -8,6 +8,7 @@
 import { __wbg_set_wasm, decode as wasmDecode, error_code, error_detail, error_index, error_version } from "hookwire:glue";
 import { WASM_BASE64, IMPORTS, exportsOf } from "hookwire:wasm";
 import { CODES, DETAILS, HOOK_METADATA_KEY, MESSAGES, SYMBOLS, WIRE_VERSION } from "./contract.js";
+import { mark, settle, V } from "./host.js";
 
 export { HOOK_METADATA_KEY, WIRE_VERSION };
 
@@ -41,16 +42,23 @@ function base64Bytes(text) {
 }
 
 let startFailure = null;
+let module = null;
 let wasm = null;
-try {
-  if (typeof WebAssembly !== "object" || WebAssembly === null) {
-    throw new Error("there is no WebAssembly global in this context");
-  }
-  const module = new WebAssembly.Module(base64Bytes(WASM_BASE64));
+
+/** Instantiate the module (again, after an exception unwound through it and left it suspect). */
+function start() {
   const exports = exportsOf(new WebAssembly.Instance(module, IMPORTS).exports);
   __wbg_set_wasm(exports);
   exports.__wbindgen_start();
   wasm = exports;
+}
+
+try {
+  if (typeof WebAssembly !== "object" || WebAssembly === null) {
+    throw new Error("there is no WebAssembly global in this context");
+  }
+  module = new WebAssembly.Module(base64Bytes(WASM_BASE64));
+  start();
 } catch (cause) {
   const why = cause && cause.message ? cause.message : String(cause);
   startFailure = new Error(
@@ -75,8 +83,24 @@ function message(code, version, detail, path) {
  */
 export function decode(value) {
   if (startFailure !== null) throw startFailure;
-  const out = wasmDecode(value);
-  if (out !== undefined) return out;
+  const base = V.length;
+  V.push(value);
+  const m = mark();
+  let r;
+  try {
+    r = wasmDecode(base);
+  } catch {
+    // Something unwound through the module (the stack ran out inside a getter, say): its stack
+    // pointer cannot be trusted any more, so the next decode runs on a fresh instance.
+    r = -2;
+    start();
+  }
+  const out = r < 0 ? undefined : V[r];
+  V.length = base;
+  if (settle(m) || r === -2) {
+    throw new SessionInboxWireError("NOT_OBJECT", message("NOT_OBJECT", NaN, DETAILS[7], ""));
+  }
+  if (r >= 0) return out;
   const code = CODES[error_code()];
   const version = error_version();
   const where = error_detail();
@@ -94,8 +118,12 @@ export function decode(value) {
   );
 }
 
-/** The decoder's own resources: wasm linear memory bytes and externref table slots. */
+/**
+ * The decoder's own resources: wasm linear memory bytes, externref table slots, and the value
+ * handles held between decodes (always 0: a decode releases its handles when it returns).
+ */
 export function memoryStats() {
   if (startFailure !== null) throw startFailure;
-  return { memoryBytes: wasm.memory.buffer.byteLength, tableSlots: wasm.__wbindgen_externrefs.length };
+  const table = wasm.__wbindgen_externrefs;
+  return { memoryBytes: wasm.memory.buffer.byteLength, tableSlots: table ? table.length : 0, handles: V.length };
 }

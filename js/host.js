@@ -1,21 +1,31 @@
-// The JS half of the wasm decoder's host (src/wasm.rs): one import call per question, keys and
-// kind strings by index into the generated symbol table, and every read that could throw (a
-// getter, a proxy trap) caught here. A caught throw is counted; the wasm side compares the count
-// before and after a decode, so a decode that hit one reports it instead of guessing.
+// The JS half of the wasm decoder's host (src/wasm.rs). Values never cross into wasm: they live
+// in `V` and the decoder names them by index (a handle), so no wasm table, reference counting or
+// drop glue is needed. One import call per question; keys and kind strings by index into the
+// generated symbol table; every read that could throw (a getter, a proxy trap) is caught here and
+// counted, and the package entry compares the count before and after a decode, so a decode that
+// hit one reports it instead of guessing. A decode pushes onto `V` and the entry truncates it back
+// afterwards (a nested decode, from a getter, stacks above and truncates to its own base).
 import { SYMBOLS } from "./contract.js";
 
 const INDEX = new Map(SYMBOLS.map((s, i) => [s, i]));
+/** The values of the decodes in progress, by handle. */
+export const V = [];
 let failures = 0;
+const hold = (v) => V.push(v) - 1;
+const failed = () => {
+  failures++;
+};
 
-/** The JSON type of v: 0 other, 1 null, 2 boolean, 3 number, 4 string, 5 array, 6 object. */
-export function type(v) {
+/** The JSON type of V[h]: 0 other, 1 null, 2 boolean, 3 number, 4 string, 5 array, 6 object. */
+export function type(h) {
+  const v = V[h];
   switch (typeof v) {
     case "object":
       if (v === null) return 1;
       try {
         return Array.isArray(v) ? 5 : 6;
       } catch {
-        failures++;
+        failed();
         return 0;
       }
     case "boolean":
@@ -30,79 +40,88 @@ export function type(v) {
 }
 
 /** A number's value (asked only of numbers). */
-export const num = (v) => v;
+export const num = (h) => V[h];
 
-/** obj[SYMBOLS[key]], or undefined if reading it threw. */
+/** The handle of V[obj][SYMBOLS[key]], or -1 when it is undefined or reading it threw. */
 export function get(obj, key) {
   try {
-    return obj[SYMBOLS[key]];
+    const v = V[obj][SYMBOLS[key]];
+    return v === undefined ? -1 : hold(v);
   } catch {
-    failures++;
-    return undefined;
+    failed();
+    return -1;
   }
 }
 
-/** The symbol index of the string v, or -1. */
-export const which = (v) => (typeof v === "string" ? INDEX.get(v) ?? -1 : -1);
+/** The symbol index of the string V[h], or -1. */
+export function which(h) {
+  const v = V[h];
+  return typeof v === "string" ? INDEX.get(v) ?? -1 : -1;
+}
 
-/** The length of the array a: a valid array length, or a counted failure (a proxy can claim any). */
-export function len(a) {
+/** The length of the array V[h]: a valid array length, or a counted failure (a proxy can claim any). */
+export function len(h) {
   try {
-    const n = a.length;
+    const n = V[h].length;
     if (typeof n === "number" && n >= 0 && n <= 0xffffffff && Math.floor(n) === n) return n;
   } catch {}
-  failures++;
+  failed();
   return 0;
 }
 
-/** The index of the first element of the array a that is not a non-null, non-array object, or -1. */
-export function objects(a) {
-  const n = len(a);
+/** The index of the first element of the array V[h] that is not a non-null, non-array object, or -1. */
+export function objects(h) {
+  const n = len(h);
   try {
+    const a = V[h];
     for (let i = 0; i < n; i++) {
       const x = a[i];
       if (typeof x !== "object" || x === null || Array.isArray(x)) return i;
     }
     return -1;
   } catch {
-    failures++;
+    failed();
     return 0;
   }
 }
 
-/** a[i], or undefined if reading it threw. */
-export function at(a, i) {
+/** The handle of V[arr][i] (undefined when reading it threw). */
+export function at(arr, i) {
   try {
-    return a[i];
+    return hold(V[arr][i]);
   } catch {
-    failures++;
-    return undefined;
+    failed();
+    return hold(undefined);
   }
-}
-
-export const array = () => [];
-export function push(a, v) {
-  a.push(v);
 }
 
 /**
- * A shallow copy, or {} if copying threw. Spread defines properties (Object.assign would *set*
- * them, and setting an own "__proto__" key would change the copy's prototype).
+ * A shallow copy of V[h], or {} if copying threw. Spread defines properties (Object.assign would
+ * *set* them, and setting an own "__proto__" key would change the copy's prototype).
  */
-export function copy(obj) {
+export function copy(h) {
   try {
-    return { ...obj };
+    return hold({ ...V[h] });
   } catch {
-    failures++;
-    return {};
+    failed();
+    return hold({});
   }
 }
 
-export const object = () => ({});
-export const array1 = (v) => [v];
-export const symbol = (key) => SYMBOLS[key];
-export function set(obj, key, v) {
-  obj[SYMBOLS[key]] = v;
+export const object = () => hold({});
+export const array = () => hold([]);
+export const array1 = (h) => hold([V[h]]);
+export const symbol = (key) => hold(SYMBOLS[key]);
+export const number = (n) => hold(n);
+export function push(arr, h) {
+  V[arr].push(V[h]);
+}
+export function set(obj, key, h) {
+  try {
+    V[obj][SYMBOLS[key]] = V[h];
+  } catch {
+    failed();
+  }
 }
 
 /** The failure count, to compare after a decode. */

@@ -165,10 +165,35 @@ macro_rules! detail_consts {
     };
 }
 detail_consts!(
-    None, Null, Bool, Number, String, Array, NonJson, Unreadable, VersionNotNumber, VersionMissing,
-    VersionNotInteger, NoStep, StepSkips, StepWrongVersion, SendPayload, SendDelivery, DeliverPayloads,
-    TaskOperations, CancelTasks, MissingMirror, OldInputRequest, Required, ExpectObject, ExpectObjectOrNull,
-    ExpectArrayOfObjects, ExpectString, ExpectBool, ExpectEnum, ExpectKindedObject,
+    None,
+    Null,
+    Bool,
+    Number,
+    String,
+    Array,
+    NonJson,
+    Unreadable,
+    VersionNotNumber,
+    VersionMissing,
+    VersionNotInteger,
+    NoStep,
+    StepSkips,
+    StepWrongVersion,
+    SendPayload,
+    SendDelivery,
+    DeliverPayloads,
+    TaskOperations,
+    CancelTasks,
+    MissingMirror,
+    OldInputRequest,
+    Required,
+    ExpectObject,
+    ExpectObjectOrNull,
+    ExpectArrayOfObjects,
+    ExpectString,
+    ExpectBool,
+    ExpectEnum,
+    ExpectKindedObject,
 );
 
 impl Detail {
@@ -204,9 +229,7 @@ pub const fn message_template(code: ErrorCode) -> &'static str {
         }
         ErrorCode::LegacyShape => "an unversioned value has a shape no historic writer produced: {detail}",
         ErrorCode::UnknownKind => "kind is missing or is not a kind of the current version",
-        ErrorCode::MisdeclaredVersion => {
-            "version {version} cannot carry what this value holds: {detail}"
-        }
+        ErrorCode::MisdeclaredVersion => "version {version} cannot carry what this value holds: {detail}",
         ErrorCode::Invalid => "invalid envelope at {path}: expected {detail}",
         ErrorCode::UnsupportedTarget => "unsupported target",
         ErrorCode::RunMismatch => "run mismatch",
@@ -262,6 +285,12 @@ impl DecodeError {
     pub const fn place(mut self, key: Sym, index: Option<u32>) -> DecodeError {
         self.detail.at = Some(At { key, index });
         self
+    }
+}
+
+impl From<core::convert::Infallible> for DecodeError {
+    fn from(never: core::convert::Infallible) -> DecodeError {
+        match never {}
     }
 }
 

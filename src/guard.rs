@@ -18,11 +18,15 @@ pub enum Rule {
     HighestIsCurrent,
     /// The version modules on disk are exactly the registered versions (and the initial one).
     ModulesMatch,
-    /// The migration modules on disk are exactly the registered one-step migrations.
+    /// The step modules on disk are exactly the registered one-step steps.
     MigrationsMatch,
-    /// Every version and migration module has colocated `#[test]`s.
+    /// Every step is a pair: a `pub fn up` and a `pub fn down` (the historic 0 → 1 step: its
+    /// `migrate`, and the v0 down-encoders of `v0.rs`).
+    BothHalves,
+    /// Every version and step module has colocated `#[test]`s.
     ColocatedTests,
-    /// Migration modules import nothing but the host trait, the decode error and symbols.
+    /// A step's `up` half imports nothing but the host trait, the decode error and symbols; its
+    /// `down` half nothing of the family (both are pure transforms, no policy).
     MigrationPurity,
     /// Shipped files match `artifacts/LOCK`.
     Frozen,
@@ -101,10 +105,36 @@ pub fn check(root: &Path, reg: &Registry) -> Vec<Violation> {
         out.push(v(
             Rule::MigrationsMatch,
             format!(
-                "{}: migration modules on disk {migrations_on_disk:?} do not match the registry {declared:?}",
+                "{}: step modules on disk {migrations_on_disk:?} do not match the registry {declared:?}",
                 reg.name
             ),
         ));
+    }
+    for (a, b) in &migrations_on_disk {
+        let file = format!("v{a}_to_v{b}.rs");
+        let text = fs::read_to_string(dir.join(&file)).unwrap_or_default();
+        let (up, down) = if Some(*a) == reg.initial {
+            // The historic first step shipped before steps were pairs: `migrate` is its up, and
+            // the v0 down-encoders are its down.
+            let v0 = fs::read_to_string(dir.join(format!("v{a}.rs"))).unwrap_or_default();
+            (
+                text.contains("pub fn migrate"),
+                v0.contains("pub fn to_deliver_envelope") && v0.contains("pub fn to_raw_send"),
+            )
+        } else {
+            (text.contains("pub fn up<"), text.contains("pub fn down("))
+        };
+        for (present, half) in [(up, "up"), (down, "down")] {
+            if !present {
+                out.push(v(
+                    Rule::BothHalves,
+                    format!(
+                        "{}/{file} has no `{half}` half: a version step is a pair (pub fn up over Host, pub fn down over the encoder's value)",
+                        reg.module_dir
+                    ),
+                ));
+            }
+        }
     }
     let lowest = reg.initial.unwrap_or(1);
     let chain: BTreeSet<(u32, u32)> = (lowest..reg.current).map(|n| (n, n + 1)).collect();
@@ -154,28 +184,40 @@ fn version_of(s: &str) -> Option<u32> {
         .and_then(|d| d.parse().ok())
 }
 
-/// The paths a migration module's non-test code refers to that it may not.
+/// The paths a step module's non-test code refers to that it may not. The `up` half is the
+/// code before the first `#[cfg(feature = "std")]`; the `down` half is the rest.
 fn impurities(text: &str, module_dir: &str) -> Vec<String> {
     let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    let (up, down) = code.split_once("#[cfg(feature = \"std\")]").unwrap_or((code, ""));
     let family = module_dir.rsplit('/').next().unwrap_or("");
-    let allowed = ["crate::error", "crate::host", &format!("crate::{family}::symbols")];
+    let symbols = format!("crate::{family}::symbols");
     let mut bad = Vec::new();
-    for line in code.lines().map(str::trim).filter(|l| !l.starts_with("//")) {
-        for (i, _) in line.match_indices("crate::") {
-            let path: String = line[i..]
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
-                .collect();
-            if !allowed
-                .iter()
-                .any(|a| path == *a || path.starts_with(&format!("{a}::")))
-            {
-                bad.push(path);
+    let halves: [(&str, Vec<&str>, &[&str]); 2] = [
+        (
+            up,
+            vec!["crate::error", "crate::host", &symbols],
+            &["super::", "serde_json", "std::", "alloc::format", "alloc::string", "alloc::boxed"],
+        ),
+        (down, vec!["crate::error"], &["super::", "std::"]),
+    ];
+    for (half, allowed, words) in halves {
+        for line in half.lines().map(str::trim).filter(|l| !l.starts_with("//")) {
+            for (i, _) in line.match_indices("crate::") {
+                let path: String = line[i..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+                    .collect();
+                if !allowed
+                    .iter()
+                    .any(|a| path == *a || path.starts_with(&format!("{a}::")))
+                {
+                    bad.push(path);
+                }
             }
-        }
-        for word in ["super::", "serde_json", "std::", "alloc::"] {
-            if line.contains(word) {
-                bad.push(word.trim_end_matches("::").into());
+            for word in words {
+                if line.contains(word) {
+                    bad.push(word.trim_end_matches("::").into());
+                }
             }
         }
     }

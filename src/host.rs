@@ -6,7 +6,8 @@
 //! [`Host::share`] hands out the same subtree again: a JS host passes the reference, so opaque
 //! payloads are never copied. This module must never import a family, the encoder or `std`.
 
-use crate::error::{DecodeError, Detail};
+use crate::error::Detail;
+pub use core::convert::Infallible;
 
 /// An index into a family's symbol table (`Family::SYMBOLS`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,35 +54,40 @@ impl Type {
 }
 
 /// Read and build values of one representation. The decode logic uses nothing else.
+///
+/// No method fails: a host that cannot read a value (a throwing getter in JS) answers as if it
+/// were absent and reports the failure when the decode ends. The reads still return `Result`s
+/// (with the uninhabited [`Infallible`] error, so the error paths compile to nothing) because the
+/// frozen first step was written against them with `?`.
 pub trait Host {
     /// A handle to a value.
     type Value;
 
     /// The JSON type of `v`.
     fn type_of(&mut self, v: &Self::Value) -> Type;
-    /// The own property `key` of the object `obj`; `None` when absent (or `undefined` in JS).
-    /// A host that cannot read it (a throwing getter) answers with an error.
-    fn get(&mut self, obj: &Self::Value, key: Sym) -> Result<Option<Self::Value>, DecodeError>;
+    /// The own property `key` of the object `obj`; `None` when absent (or `undefined` in JS, or
+    /// unreadable).
+    fn get(&mut self, obj: &Self::Value, key: Sym) -> Result<Option<Self::Value>, Infallible>;
     /// The number `v` holds, if it is a number.
     fn as_number(&mut self, v: &Self::Value) -> Option<f64>;
     /// The position in `among` of the symbol whose text equals the string `v`.
     fn which(&mut self, v: &Self::Value, among: &[Sym]) -> Option<usize>;
     /// Every element of the array `arr` is a non-null, non-array object.
-    fn every_object(&mut self, arr: &Self::Value) -> Result<bool, DecodeError> {
+    fn every_object(&mut self, arr: &Self::Value) -> Result<bool, Infallible> {
         Ok(self.first_non_object(arr)?.is_none())
     }
     /// The index of the first element of the array `arr` that is not a non-null, non-array
     /// object (one question per array, whatever its length).
-    fn first_non_object(&mut self, arr: &Self::Value) -> Result<Option<u32>, DecodeError>;
+    fn first_non_object(&mut self, arr: &Self::Value) -> Result<Option<u32>, Infallible>;
     /// The length of the array `arr`.
-    fn len(&mut self, arr: &Self::Value) -> Result<u32, DecodeError>;
+    fn len(&mut self, arr: &Self::Value) -> Result<u32, Infallible>;
     /// The element `i` of the array `arr`, as it is (`undefined` for a hole in JS).
-    fn at(&mut self, arr: &Self::Value, i: u32) -> Result<Self::Value, DecodeError>;
+    fn at(&mut self, arr: &Self::Value, i: u32) -> Result<Self::Value, Infallible>;
 
     /// A new empty plain object.
     fn object(&mut self) -> Self::Value;
     /// A new plain object with the own enumerable properties of `obj` (a shallow copy).
-    fn copy_object(&mut self, obj: &Self::Value) -> Result<Self::Value, DecodeError>;
+    fn copy_object(&mut self, obj: &Self::Value) -> Result<Self::Value, Infallible>;
     /// Set `key` on an object this host built.
     fn set(&mut self, obj: &mut Self::Value, key: Sym, v: Self::Value);
     /// A one-element array.

@@ -3,8 +3,7 @@
 //! Objects are `serde_json::Map`s (sorted keys), so canonical output needs no extra sort.
 //! [`Host::share`] is a deep copy here; the JS host is the one that shares references.
 
-use crate::error::{DecodeError, ErrorCode};
-use crate::host::{Host, Sym, Type};
+use crate::host::{Host, Infallible, Sym, Type};
 use serde_json::{Map, Number, Value};
 
 /// Decode logic over `serde_json::Value`, naming keys from one family's symbol table.
@@ -37,11 +36,8 @@ impl Host for JsonHost {
         }
     }
 
-    fn get(&mut self, obj: &Value, key: Sym) -> Result<Option<Value>, DecodeError> {
-        match obj {
-            Value::Object(m) => Ok(m.get(self.text(key)).cloned()),
-            _ => Err(DecodeError::new(ErrorCode::NotObject)),
-        }
+    fn get(&mut self, obj: &Value, key: Sym) -> Result<Option<Value>, Infallible> {
+        Ok(obj.as_object().and_then(|m| m.get(self.text(key))).cloned())
     }
 
     fn as_number(&mut self, v: &Value) -> Option<f64> {
@@ -53,27 +49,31 @@ impl Host for JsonHost {
         among.iter().position(|&sym| self.text(sym) == s)
     }
 
-    fn first_non_object(&mut self, arr: &Value) -> Result<Option<u32>, DecodeError> {
+    fn first_non_object(&mut self, arr: &Value) -> Result<Option<u32>, Infallible> {
         let items = arr.as_array().map_or(&[][..], Vec::as_slice);
         Ok(items.iter().position(|x| !x.is_object()).map(|i| i as u32))
     }
 
-    fn len(&mut self, arr: &Value) -> Result<u32, DecodeError> {
+    fn len(&mut self, arr: &Value) -> Result<u32, Infallible> {
         Ok(arr.as_array().map_or(0, |a| a.len() as u32))
     }
 
-    fn at(&mut self, arr: &Value, i: u32) -> Result<Value, DecodeError> {
-        Ok(arr.as_array().and_then(|a| a.get(i as usize)).cloned().unwrap_or(Value::Null))
+    fn at(&mut self, arr: &Value, i: u32) -> Result<Value, Infallible> {
+        Ok(arr
+            .as_array()
+            .and_then(|a| a.get(i as usize))
+            .cloned()
+            .unwrap_or(Value::Null))
     }
 
     fn object(&mut self) -> Value {
         Value::Object(Map::new())
     }
 
-    fn copy_object(&mut self, obj: &Value) -> Result<Value, DecodeError> {
+    fn copy_object(&mut self, obj: &Value) -> Result<Value, Infallible> {
         match obj {
             Value::Object(_) => Ok(obj.clone()),
-            _ => Err(DecodeError::new(ErrorCode::NotObject)),
+            _ => Ok(Value::Object(Map::new())),
         }
     }
 

@@ -1,16 +1,19 @@
 //! The wasm decoder's host: the decode logic over **live JS values** (no JSON round trip).
 //!
-//! Each question is one import call into `js/host.js` (bundled as `hookwire:host`): keys and
-//! kind strings travel as indexes into the symbol table, so no string crosses the boundary, and
-//! every read that could throw is caught there and counted. A decode compares the count before
-//! and after, so a throwing getter or proxy trap is a `NOT_OBJECT` error, never an exception.
-//! The output object is fresh; opaque subtrees are the caller's own references. An error is
-//! reported by returning `undefined` and leaving its code, version and detail to be read by the
-//! package entry, which builds the `SessionInboxWireError` (no strings are formatted in wasm).
+//! Values never cross the boundary: the JS half (`js/host.js`, bundled as `hookwire:host`) keeps
+//! them in an array and the decoder works with their indexes (handles), which are plain `u32`s:
+//! nothing to allocate, reference-count or drop on the wasm side, so the decode logic compiles to
+//! little more than its own branches and one import call per question. Keys and kind strings
+//! travel as indexes into the symbol table, so no string crosses either. Every read that could
+//! throw is caught on the JS side and counted; the package entry compares the count before and
+//! after a decode, so a throwing getter or proxy trap is a `NOT_OBJECT` error, never an
+//! exception. An error is reported by returning -1 and leaving its code, version and detail to
+//! be read by the package entry, which builds the `SessionInboxWireError` (no strings are
+//! formatted in wasm).
 //! This module must never import the encoder, serde, or anything that formats.
 
-use crate::error::{DecodeError, Detail, ErrorCode};
-use crate::host::{Host, Sym, Type};
+use crate::error::{DecodeError, ErrorCode};
+use crate::host::{Host, Infallible, Sym, Type};
 use crate::session_inbox;
 use core::cell::Cell;
 use wasm_bindgen::prelude::*;
@@ -18,22 +21,21 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(raw_module = "hookwire:host")]
 extern "C" {
     #[wasm_bindgen(js_name = type)]
-    fn js_type(v: &JsValue) -> u32;
-    fn num(v: &JsValue) -> f64;
-    fn get(obj: &JsValue, key: u32) -> JsValue;
-    fn which(v: &JsValue) -> i32;
-    fn objects(arr: &JsValue) -> i32;
-    fn len(arr: &JsValue) -> u32;
-    fn at(arr: &JsValue, i: u32) -> JsValue;
-    fn array() -> JsValue;
-    fn push(arr: &JsValue, v: &JsValue);
-    fn copy(obj: &JsValue) -> JsValue;
-    fn object() -> JsValue;
-    fn array1(v: &JsValue) -> JsValue;
-    fn symbol(key: u32) -> JsValue;
-    fn set(obj: &JsValue, key: u32, v: &JsValue);
-    fn mark() -> u32;
-    fn settle(mark: u32) -> bool;
+    fn js_type(v: u32) -> u32;
+    fn num(v: u32) -> f64;
+    fn get(obj: u32, key: u32) -> i32;
+    fn which(v: u32) -> i32;
+    fn objects(arr: u32) -> i32;
+    fn len(arr: u32) -> u32;
+    fn at(arr: u32, i: u32) -> u32;
+    fn copy(obj: u32) -> u32;
+    fn object() -> u32;
+    fn array() -> u32;
+    fn array1(v: u32) -> u32;
+    fn push(arr: u32, v: u32);
+    fn symbol(key: u32) -> u32;
+    fn number(n: f64) -> u32;
+    fn set(obj: u32, key: u32, v: u32);
 }
 
 /// The last error of a single-threaded module.
@@ -42,14 +44,14 @@ struct Last(Cell<DecodeError>);
 unsafe impl Sync for Last {}
 static LAST: Last = Last(Cell::new(DecodeError::new(ErrorCode::NotObject)));
 
-/// The decode logic over live JS values.
+/// The decode logic over live JS values, by handle.
 pub struct JsHost;
 
 impl Host for JsHost {
-    type Value = JsValue;
+    type Value = u32;
 
-    fn type_of(&mut self, v: &JsValue) -> Type {
-        match js_type(v) {
+    fn type_of(&mut self, v: &u32) -> Type {
+        match js_type(*v) {
             1 => Type::Null,
             2 => Type::Bool,
             3 => Type::Number,
@@ -60,87 +62,82 @@ impl Host for JsHost {
         }
     }
 
-    fn get(&mut self, obj: &JsValue, key: Sym) -> Result<Option<JsValue>, DecodeError> {
-        let v = get(obj, u32::from(key.0));
-        Ok(if v.is_undefined() { None } else { Some(v) })
+    fn get(&mut self, obj: &u32, key: Sym) -> Result<Option<u32>, Infallible> {
+        let v = get(*obj, u32::from(key.0));
+        Ok((v >= 0).then_some(v as u32))
     }
 
-    fn as_number(&mut self, v: &JsValue) -> Option<f64> {
-        (js_type(v) == 3).then(|| num(v))
+    fn as_number(&mut self, v: &u32) -> Option<f64> {
+        (js_type(*v) == 3).then(|| num(*v))
     }
 
-    fn which(&mut self, v: &JsValue, among: &[Sym]) -> Option<usize> {
-        let index = which(v);
+    fn which(&mut self, v: &u32, among: &[Sym]) -> Option<usize> {
+        let index = which(*v);
         among.iter().position(|s| i32::from(s.0) == index)
     }
 
-    fn first_non_object(&mut self, arr: &JsValue) -> Result<Option<u32>, DecodeError> {
-        let i = objects(arr);
+    fn first_non_object(&mut self, arr: &u32) -> Result<Option<u32>, Infallible> {
+        let i = objects(*arr);
         Ok((i >= 0).then_some(i as u32))
     }
 
-    fn len(&mut self, arr: &JsValue) -> Result<u32, DecodeError> {
-        Ok(len(arr))
+    fn len(&mut self, arr: &u32) -> Result<u32, Infallible> {
+        Ok(len(*arr))
     }
 
-    fn at(&mut self, arr: &JsValue, i: u32) -> Result<JsValue, DecodeError> {
-        Ok(at(arr, i))
+    fn at(&mut self, arr: &u32, i: u32) -> Result<u32, Infallible> {
+        Ok(at(*arr, i))
     }
 
-    fn object(&mut self) -> JsValue {
+    fn object(&mut self) -> u32 {
         object()
     }
 
-    fn copy_object(&mut self, obj: &JsValue) -> Result<JsValue, DecodeError> {
-        Ok(copy(obj))
+    fn copy_object(&mut self, obj: &u32) -> Result<u32, Infallible> {
+        Ok(copy(*obj))
     }
 
-    fn set(&mut self, obj: &mut JsValue, key: Sym, v: JsValue) {
-        set(obj, u32::from(key.0), &v);
+    fn set(&mut self, obj: &mut u32, key: Sym, v: u32) {
+        set(*obj, u32::from(key.0), v);
     }
 
-    fn array1(&mut self, v: JsValue) -> JsValue {
-        array1(&v)
+    fn array1(&mut self, v: u32) -> u32 {
+        array1(v)
     }
 
-    fn array(&mut self) -> JsValue {
+    fn array(&mut self) -> u32 {
         array()
     }
 
-    fn push(&mut self, arr: &mut JsValue, v: JsValue) {
-        push(arr, &v);
+    fn push(&mut self, arr: &mut u32, v: u32) {
+        push(*arr, v);
     }
 
-    fn string(&mut self, s: Sym) -> JsValue {
+    fn string(&mut self, s: Sym) -> u32 {
         symbol(u32::from(s.0))
     }
 
-    fn number(&mut self, n: f64) -> JsValue {
-        JsValue::from_f64(n)
+    fn number(&mut self, n: f64) -> u32 {
+        number(n)
     }
 
-    fn share(&mut self, v: &JsValue) -> JsValue {
-        v.clone()
+    fn share(&mut self, v: &u32) -> u32 {
+        *v
     }
 }
 
-/// Decode a session inbox value: the normalized object, or `undefined` with the error left for
-/// [`error_code`], [`error_version`] and [`error_detail`].
+/// Decode the session inbox value held at handle `value`: the handle of the normalized object,
+/// or -1 with the error left for [`error_code`], [`error_version`], [`error_detail`] and
+/// [`error_index`].
 #[wasm_bindgen]
-pub fn decode(value: &JsValue) -> JsValue {
-    let before = mark();
-    let result = session_inbox::decode_on(&mut JsHost, value);
-    let unreadable = settle(before);
-    match result {
-        _ if unreadable => fail(DecodeError::new(ErrorCode::NotObject).at(Detail::Unreadable)),
-        Ok(v) => v,
-        Err(e) => fail(e),
+pub fn decode(value: u32) -> i32 {
+    match session_inbox::decode_on(&mut JsHost, &value) {
+        Ok(v) => v as i32,
+        Err(e) => {
+            LAST.0.set(e);
+            -1
+        }
     }
-}
-
-fn fail(e: DecodeError) -> JsValue {
-    LAST.0.set(e);
-    JsValue::UNDEFINED
 }
 
 /// The code of the last error, as `ErrorCode`'s `repr`.

@@ -15,14 +15,14 @@ fn set_version(h: &mut JsonHost, v: &Value, n: f64) -> Result<Value, DecodeError
     h.set(&mut out, hookwire::host::Sym::VERSION, n);
     Ok(out)
 }
-fn to1(h: &mut JsonHost, v: &Value) -> Result<Value, DecodeError> {
-    set_version(h, v, 1.0)
+fn to1(h: &mut JsonHost, v: &Value) -> Result<Option<Value>, DecodeError> {
+    set_version(h, v, 1.0).map(Some)
 }
-fn to2(h: &mut JsonHost, v: &Value) -> Result<Value, DecodeError> {
-    set_version(h, v, 2.0)
+fn to2(h: &mut JsonHost, v: &Value) -> Result<Option<Value>, DecodeError> {
+    set_version(h, v, 2.0).map(Some)
 }
-fn to5(h: &mut JsonHost, v: &Value) -> Result<Value, DecodeError> {
-    set_version(h, v, 5.0)
+fn to5(h: &mut JsonHost, v: &Value) -> Result<Option<Value>, DecodeError> {
+    set_version(h, v, 5.0).map(Some)
 }
 
 fn walk(chain: &Chain<'_, JsonHost>, v: Value) -> Result<Option<Value>, ErrorCode> {
@@ -39,18 +39,19 @@ fn walks_every_step_to_current() {
         Step {
             from: 1,
             to: 2,
-            migrate: to2,
+            up: to2,
         },
         Step {
             from: 0,
             to: 1,
-            migrate: to1,
+            up: to1,
         },
     ];
     let chain = Chain {
         current: 2,
         initial: Some(0),
         steps: &steps,
+        declared: None,
     };
     assert_eq!(
         walk(&chain, json!({"kind": "a"})),
@@ -66,12 +67,13 @@ fn a_missing_step_is_a_migration_error() {
     let steps = [Step {
         from: 0,
         to: 1,
-        migrate: to1,
+        up: to1,
     }];
     let chain = Chain {
         current: 2,
         initial: Some(0),
         steps: &steps,
+        declared: None,
     };
     assert_eq!(walk(&chain, json!({})), Err(ErrorCode::Migration));
     assert_eq!(walk(&chain, json!({"version": 1})), Err(ErrorCode::Migration));
@@ -82,12 +84,13 @@ fn a_step_that_skips_a_version_is_a_migration_error() {
     let steps = [Step {
         from: 0,
         to: 2,
-        migrate: to2,
+        up: to2,
     }];
     let chain = Chain {
         current: 2,
         initial: Some(0),
         steps: &steps,
+        declared: None,
     };
     assert_eq!(walk(&chain, json!({})), Err(ErrorCode::Migration));
 }
@@ -97,12 +100,13 @@ fn a_step_declaring_the_wrong_version_is_a_migration_error() {
     let steps = [Step {
         from: 0,
         to: 1,
-        migrate: to5,
+        up: to5,
     }];
     let chain = Chain {
         current: 1,
         initial: Some(0),
         steps: &steps,
+        declared: None,
     };
     assert_eq!(walk(&chain, json!({})), Err(ErrorCode::Migration));
 }
@@ -112,12 +116,13 @@ fn without_an_initial_version_a_version_is_required_and_at_least_one() {
     let steps = [Step {
         from: 1,
         to: 2,
-        migrate: to2,
+        up: to2,
     }];
     let chain = Chain {
         current: 2,
         initial: None,
         steps: &steps,
+        declared: None,
     };
     assert_eq!(walk(&chain, json!({})), Err(ErrorCode::MalformedVersion));
     assert_eq!(walk(&chain, json!({"version": 0})), Err(ErrorCode::MalformedVersion));
@@ -129,12 +134,13 @@ fn version_rules_in_order() {
     let steps = [Step {
         from: 0,
         to: 1,
-        migrate: to1,
+        up: to1,
     }];
     let chain = Chain {
         current: 1,
         initial: Some(0),
         steps: &steps,
+        declared: None,
     };
     for v in [json!(null), json!([]), json!("x"), json!(1), json!(true)] {
         assert_eq!(walk(&chain, v), Err(ErrorCode::NotObject));
@@ -144,4 +150,56 @@ fn version_rules_in_order() {
     }
     assert_eq!(walk(&chain, json!({"version": 2})), Err(ErrorCode::NewerVersion));
     assert_eq!(walk(&chain, json!({"version": 0})), Ok(Some(json!({"version": 1}))));
+}
+
+fn bump(_: &mut JsonHost, _: &Value) -> Result<Option<Value>, DecodeError> {
+    Ok(None)
+}
+
+fn refuse_version_2(_: &mut JsonHost, v: &Value, n: u32) -> Result<(), DecodeError> {
+    if n == 2 && v.get("bad").is_some() {
+        return Err(DecodeError::new(ErrorCode::MisdeclaredVersion));
+    }
+    Ok(())
+}
+
+#[test]
+fn pure_bumps_copy_nothing_and_a_rewritten_value_leaves_declaring_current() {
+    let steps = [
+        Step {
+            from: 0,
+            to: 1,
+            up: to1,
+        },
+        Step {
+            from: 1,
+            to: 2,
+            up: bump,
+        },
+        Step {
+            from: 2,
+            to: 3,
+            up: bump,
+        },
+    ];
+    let chain = Chain {
+        current: 3,
+        initial: Some(0),
+        steps: &steps,
+        declared: Some(refuse_version_2),
+    };
+    assert_eq!(walk(&chain, json!({"version": 1, "kind": "a"})), Ok(None));
+    assert_eq!(
+        walk(&chain, json!({"kind": "a"})),
+        Ok(Some(json!({"kind": "a", "version": 3})))
+    );
+    assert_eq!(
+        walk(&chain, json!({"version": 2, "bad": 1})),
+        Err(ErrorCode::MisdeclaredVersion)
+    );
+    // Unversioned values are not checked against a declared version.
+    assert_eq!(
+        walk(&chain, json!({"bad": 1})),
+        Ok(Some(json!({"bad": 1, "version": 3})))
+    );
 }

@@ -27,7 +27,7 @@ fn decode_one_value_prints_canonical_json() {
 
 #[test]
 fn decode_failure_exits_1_with_the_code() {
-    let o = hookwire(&["decode"], br#"{"kind":"clear","version":2}"#);
+    let o = hookwire(&["decode"], br#"{"kind":"clear","version":7}"#);
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -55,7 +55,7 @@ fn decode_lines_answers_every_line_once_and_in_order() {
     input.extend_from_slice(b"{\"kind\":\"clear\"}\n");
     input.extend_from_slice(b"not json\n");
     input.extend_from_slice(b"\n");
-    input.extend_from_slice(b"{\"kind\":\"deliver\",\"version\":3,\"payloads\":[]}\r\n");
+    input.extend_from_slice(b"{\"kind\":\"deliver\",\"version\":8,\"payloads\":[]}\r\n");
     input.extend_from_slice(b"\"\xff\xfe\"\n");
     input.extend_from_slice(b"{\"kind\":\"send\",\"payload\":{\"m\":1}}");
     let o = hookwire(&["decode", "--lines"], &input);
@@ -66,7 +66,7 @@ fn decode_lines_answers_every_line_once_and_in_order() {
     assert_eq!(out[1]["error"]["code"], "INVALID_JSON");
     assert_eq!(out[2]["error"]["code"], "INVALID_JSON");
     assert_eq!(out[3]["error"]["code"], "NEWER_VERSION");
-    assert_eq!(out[3]["error"]["version"], 3);
+    assert_eq!(out[3]["error"]["version"], 8);
     assert!(out[3]["error"]["message"].as_str().unwrap().contains("newer"));
     assert_eq!(out[4]["error"]["code"], "INVALID_JSON");
     assert_eq!(out[5], json!({"ok": {"kind": "deliver", "payloads": [{"m": 1}]}}));
@@ -87,7 +87,9 @@ fn encode_for_each_target() {
         stdout(&o),
         "{\"kind\":\"deliver\",\"payloads\":[{\"message\":\"hi\"}],\"requestId\":\"r\"}\n"
     );
-    let o = hookwire(&["encode", "--target", "v2"], cmd);
+    let o = hookwire(&["encode", "--target", "v6"], cmd);
+    assert!(stdout(&o).ends_with("\"version\":6}\n"), "{}", stdout(&o));
+    let o = hookwire(&["encode", "--target", "v7"], cmd);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).starts_with("error[UNSUPPORTED_TARGET]"));
     let o = hookwire(
@@ -123,7 +125,7 @@ fn encode_lines_with_targets_and_errors() {
     assert_eq!(out[5]["error"]["code"], "INVALID_REQUEST");
     assert_eq!(
         out[6],
-        json!({"ok": {"kind": "reset", "reason": "r", "version": 1}}),
+        json!({"ok": {"kind": "reset", "reason": "r", "version": 6}}),
         "the target defaults to the current version"
     );
 }
@@ -170,10 +172,13 @@ fn schema_check_and_removable() {
     let o = hookwire(&["schema"], b"");
     let printed: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let frozen: Value = serde_json::from_str(
-        &std::fs::read_to_string(common::root().join("artifacts/session-inbox/v1/schema.json")).unwrap(),
+        &std::fs::read_to_string(common::root().join("artifacts/session-inbox/v6/schema.json")).unwrap(),
     )
     .unwrap();
     assert_eq!(printed, frozen);
+    let o = hookwire(&["schema", "--version", "1"], b"");
+    let printed: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(printed["$id"], "urn:hookwire:session-inbox:v1");
     assert_eq!(hookwire(&["schema", "--version", "7"], b"").status.code(), Some(2));
     let o = hookwire(&["check"], b"");
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));

@@ -70,7 +70,11 @@ fn decode_never_keeps_wire_only_fields_and_is_idempotent() {
             let input = &case.data["input"];
             if let Ok(d) = decode(input) {
                 let m = d.as_object().unwrap();
-                assert!(!m.contains_key("version") && !m.contains_key("payload"), "{}", case.name);
+                assert!(
+                    !m.contains_key("version") && !m.contains_key("payload"),
+                    "{}",
+                    case.name
+                );
                 let encodable = match input.get("version").and_then(Value::as_u64) {
                     None | Some(0) => true,
                     Some(n) => producer_version(n as u32).validate(input).is_ok(),
@@ -86,7 +90,9 @@ fn decode_never_keeps_wire_only_fields_and_is_idempotent() {
 fn encode_error_matches(e: &EncodeError, err: &Value) -> bool {
     Some(e.code) == ErrorCode::parse(err["code"].as_str().unwrap_or(""))
         && err.get("path").is_none_or(|p| p.as_str() == Some(e.path.as_str()))
-        && err.get("version").is_none_or(|v| v.as_u64() == e.version.map(u64::from))
+        && err
+            .get("version")
+            .is_none_or(|v| v.as_u64() == e.version.map(u64::from))
 }
 
 #[test]
@@ -111,15 +117,21 @@ fn encode_fixtures_and_frozen_bytes() {
                         let rel = frozen.clone().unwrap_or_else(|| {
                             format!("artifacts/{}/v{WIRE_VERSION}/encode/{stem}.{t}.json", REGISTRY.name)
                         });
-                        let version: u32 = rel.split("/v").nth(1).and_then(|x| x.split('/').next()?.parse().ok()).unwrap_or(WIRE_VERSION);
+                        let version: u32 = rel
+                            .split("/v")
+                            .nth(1)
+                            .and_then(|x| x.split('/').next()?.parse().ok())
+                            .unwrap_or(WIRE_VERSION);
                         if let Err(e) = compare_or_bless(&root, &REGISTRY, version, &rel, &bytes, bless) {
                             failures.push(e);
                         }
                         let declared = wire.get("version").and_then(Value::as_u64);
-                        if declared != target.check().ok().and_then(|t| match t {
-                            Target::Version(n) => Some(u64::from(n)),
-                            Target::V0(_) => None,
-                        }) {
+                        if declared
+                            != target.check().ok().and_then(|t| match t {
+                                Target::Version(n) => Some(u64::from(n)),
+                                Target::V0(_) => None,
+                            })
+                        {
                             failures.push(format!("{} [{t}]: output declares {declared:?}", case.name));
                         }
                     }

@@ -77,7 +77,7 @@ fn highest_entry_must_be_current() {
 fn an_unregistered_version_module_fails() {
     let root = tree();
     fs::write(
-        root.join("src/session_inbox/v2.rs"),
+        root.join("src/session_inbox/v7.rs"),
         "#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\n",
     )
     .unwrap();
@@ -97,10 +97,38 @@ fn migrations_must_be_the_one_step_chain() {
     fs::write(root.join("src/session_inbox/v1_to_v3.rs"), "").unwrap();
     assert!(rules(&root, &REGISTRY).contains(&Rule::MigrationsMatch));
     let reg = Registry {
-        migrations: &[(0, 2)],
+        steps: &[(0, 2)],
         ..REGISTRY
     };
     assert!(rules(&tree(), &reg).contains(&Rule::MigrationsMatch));
+}
+
+#[test]
+fn a_step_without_its_down_half_fails() {
+    let root = tree();
+    let path = root.join("src/session_inbox/v5_to_v6.rs");
+    let text = fs::read_to_string(&path).unwrap();
+    fs::write(&path, text.replace("pub fn down(", "pub fn lower(")).unwrap();
+    assert!(rules(&root, &REGISTRY).contains(&Rule::BothHalves));
+    let root = tree();
+    let path = root.join("src/session_inbox/v0.rs");
+    let text = fs::read_to_string(&path).unwrap();
+    fs::write(&path, text.replace("pub fn to_raw_send", "fn to_raw_send")).unwrap();
+    assert!(rules(&root, &REGISTRY).contains(&Rule::BothHalves), "the historic step's down half is v0.rs");
+}
+
+#[test]
+fn a_down_half_importing_the_family_fails() {
+    let root = tree();
+    let path = root.join("src/session_inbox/v3_to_v4.rs");
+    let text = fs::read_to_string(&path).unwrap();
+    let broken = text.replacen(
+        "pub fn down(",
+        "pub fn down_policy() -> u32 { crate::session_inbox::WIRE_VERSION }\n#[cfg(feature = \"std\")]\npub fn down(",
+        1,
+    );
+    fs::write(&path, broken).unwrap();
+    assert!(rules(&root, &REGISTRY).contains(&Rule::MigrationPurity));
 }
 
 #[test]
@@ -180,5 +208,5 @@ fn blessing_a_shipped_version_fails_but_an_unshipped_one_writes() {
 fn the_decoders_steps_match_the_registry() {
     let steps = hookwire::session_inbox::steps::<hookwire::json::JsonHost>();
     let declared: Vec<(u32, u32)> = steps.iter().map(|s| (s.from, s.to)).collect();
-    assert_eq!(declared, REGISTRY.migrations);
+    assert_eq!(declared, REGISTRY.steps);
 }

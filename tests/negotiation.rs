@@ -1,13 +1,40 @@
-//! Negotiation (contract §6): every rule, with the lookups counted and the inspected hook handed
-//! back for the resume.
+//! Negotiation (contract §6, §12, §16): every rule as data (`fixtures/session-inbox/negotiate`,
+//! the exact requests and answers of `hookwire negotiate --lines`), and the state machine driven
+//! the way Rust callers drive it: synchronously, and step by step as an async caller would.
 
+mod common;
+
+use common::{cases, report};
 use hookwire::session_inbox::encode::{Target, V0Variant};
 use hookwire::session_inbox::target::{
-    classify, classify_continuation, negotiate, Classified, Destination, Hook, InboxTokens, ReceiverAddress, Resume,
+    answer_request, negotiate, start, Destination, Hook, Next, Options, Resume,
 };
 use hookwire::ErrorCode;
 use serde_json::{json, Value};
-use std::cell::Cell;
+
+/// Whether `got` has every key of `want` with the same value (answers carry a message too).
+fn covers(got: &Value, want: &Value) -> bool {
+    match (got, want) {
+        (Value::Object(g), Value::Object(w)) => w.iter().all(|(k, v)| g.get(k).is_some_and(|x| covers(x, v))),
+        _ => got == want,
+    }
+}
+
+#[test]
+fn negotiate_fixtures() {
+    let mut failures = Vec::new();
+    for case in cases("negotiate") {
+        let mut options = Options::default();
+        if let Some(w) = case.data.get("writeAtMost").and_then(Value::as_u64) {
+            options = options.with_write_ceiling(w as u32).unwrap();
+        }
+        let got = answer_request(&case.data["request"], &options);
+        if !covers(&got, &case.data["answer"]) {
+            failures.push(format!("{}: expected {}, got {got}", case.name, case.data["answer"]));
+        }
+    }
+    report(failures);
+}
 
 fn hook(token: &str, run: &str, metadata: Option<Value>) -> Hook {
     Hook {
@@ -17,198 +44,60 @@ fn hook(token: &str, run: &str, metadata: Option<Value>) -> Hook {
     }
 }
 
-/// A fake hook store that counts lookups.
-struct Store {
-    hooks: Vec<Hook>,
-    calls: Cell<u32>,
-}
-
-impl Store {
-    fn lookup(&self) -> impl FnMut(&str) -> Option<Hook> + '_ {
-        move |token| {
-            self.calls.set(self.calls.get() + 1);
-            self.hooks.iter().find(|h| h.token == token).cloned()
-        }
-    }
-}
-
-const DELIVER: &str = r#"{"kind":"deliver","payloads":[]}"#;
-
-fn deliver() -> Value {
-    serde_json::from_str(DELIVER).unwrap()
-}
-
 #[test]
-fn a_stamped_hook_gets_its_version_after_one_lookup_and_is_resumed_as_inspected() {
-    let stamped = hook(
-        "cont-1",
-        "run-1",
-        Some(json!({"sessionInboxWireVersion": 1, "other": true})),
-    );
-    let store = Store {
-        hooks: vec![stamped.clone()],
-        calls: Cell::new(0),
-    };
+fn the_inspected_hook_object_is_what_gets_resumed() {
+    let stamped = hook("cont-1", "run-1", Some(json!({"sessionInboxWireVersion": 4})));
+    let mut calls = 0;
     let n = negotiate(
-        &deliver(),
+        &json!({"kind": "deliver", "payloads": []}),
         &Destination::Token("cont-1".into()),
-        &InboxTokens::default(),
-        store.lookup(),
+        &Options::default(),
+        |_| {
+            calls += 1;
+            Ok::<_, String>(Some(stamped.clone()))
+        },
     )
     .unwrap();
-    assert_eq!(n.target, Target::Version(1));
-    assert_eq!((n.lookups, store.calls.get()), (1, 1));
+    assert_eq!((n.target, n.lookups, calls), (Target::Version(4), 1, 1));
     assert_eq!(n.resume, Resume::Hook(stamped));
 }
 
 #[test]
-fn an_unsupported_stamp_fails_before_anything_is_written() {
-    for stamp in [json!(2), json!(0), json!("1"), json!(null), json!(1.5)] {
-        let h = hook("cont-1", "run-1", Some(json!({ "sessionInboxWireVersion": stamp })));
-        let e = classify(&h, &InboxTokens::default()).unwrap_err();
-        assert_eq!(e.code, ErrorCode::UnsupportedTarget, "{stamp}");
-    }
-}
-
-#[test]
-fn a_markerless_stable_inbox_gets_raw_send() {
-    let h = hook("eve:session:run-1:inbox", "run-1", None);
-    assert_eq!(
-        classify(&h, &InboxTokens::default()).unwrap(),
-        Classified::Target(Target::V0(V0Variant::Send))
-    );
-    let h = hook("eve:session:run-1:inbox", "run-1", Some(json!({"unrelated": 1})));
-    assert_eq!(
-        classify(&h, &InboxTokens::default()).unwrap(),
-        Classified::Target(Target::V0(V0Variant::Send))
-    );
-}
-
-#[test]
-fn a_markerless_continuation_looks_up_the_stable_inbox() {
-    let tokens = InboxTokens::default();
-    let cont = hook("cont-1", "run-1", None);
-    assert_eq!(
-        classify(&cont, &tokens).unwrap(),
-        Classified::LookupStableInbox("eve:session:run-1:inbox".into())
-    );
-    let same = hook("eve:session:run-1:inbox", "run-1", None);
-    let other = hook("eve:session:run-1:inbox", "run-2", None);
-    assert_eq!(
-        classify_continuation(&cont, Some(&same)).unwrap(),
-        Target::V0(V0Variant::Send)
-    );
-    assert_eq!(
-        classify_continuation(&cont, None::<&Hook>).unwrap(),
-        Target::V0(V0Variant::Deliver)
-    );
-    assert_eq!(
-        classify_continuation(&cont, Some(&other)).unwrap_err().code,
-        ErrorCode::RunMismatch
-    );
-}
-
-#[test]
-fn negotiate_counts_two_lookups_for_a_markerless_continuation() {
-    let tokens = InboxTokens::default();
-    let cont = hook("cont-1", "run-1", None);
-    for (inbox, expected) in [
-        (
-            Some(hook("eve:session:run-1:inbox", "run-1", None)),
-            Ok(Target::V0(V0Variant::Send)),
-        ),
-        (None, Ok(Target::V0(V0Variant::Deliver))),
-        (
-            Some(hook("eve:session:run-1:inbox", "run-9", None)),
-            Err(ErrorCode::RunMismatch),
-        ),
-    ] {
-        let store = Store {
-            hooks: std::iter::once(cont.clone()).chain(inbox).collect(),
-            calls: Cell::new(0),
-        };
-        let got = negotiate(
-            &deliver(),
-            &Destination::Token("cont-1".into()),
-            &tokens,
-            store.lookup(),
-        );
-        assert_eq!(got.as_ref().map(|n| n.target).map_err(|e| e.code), expected);
-        assert_eq!(store.calls.get(), 2);
-        if let Ok(n) = got {
-            assert_eq!((n.lookups, n.resume), (2, Resume::Hook(cont.clone())));
-        }
-    }
-}
-
-#[test]
-fn fast_paths_make_zero_lookups() {
-    let tokens = InboxTokens::default();
-    let store = Store {
-        hooks: vec![],
-        calls: Cell::new(0),
-    };
-    let addr = Destination::Address(ReceiverAddress {
-        session_id: "s-1".into(),
-        version: 1,
-    });
-    let n = negotiate(&deliver(), &addr, &tokens, store.lookup()).unwrap();
-    assert_eq!((n.target, n.lookups), (Target::Version(1), 0));
-
-    let stable = Destination::Token("eve:session:run-1:inbox".into());
-    for command in [
-        json!({"kind": "send", "payload": {}}),
-        json!({"kind": "cancel"}),
-        json!({"kind": "reset"}),
-    ] {
-        let n = negotiate(&command, &stable, &tokens, store.lookup()).unwrap();
-        assert_eq!((n.target, n.lookups), (Target::V0(V0Variant::Send), 0));
-        assert_eq!(n.resume, Resume::Token("eve:session:run-1:inbox".into()));
-    }
-    assert_eq!(store.calls.get(), 0);
-
-    let bad = Destination::Address(ReceiverAddress {
-        session_id: "s-1".into(),
-        version: 7,
-    });
-    assert_eq!(
-        negotiate(&deliver(), &bad, &tokens, store.lookup()).unwrap_err().code,
-        ErrorCode::UnsupportedTarget
-    );
-}
-
-#[test]
-fn a_deliver_to_a_stable_token_is_inspected() {
-    let tokens = InboxTokens::default();
-    let inbox = hook(
-        "eve:session:run-1:inbox",
-        "run-1",
-        Some(json!({"sessionInboxWireVersion": 1})),
-    );
-    let store = Store {
-        hooks: vec![inbox.clone()],
-        calls: Cell::new(0),
-    };
-    let n = negotiate(
-        &deliver(),
-        &Destination::Token(inbox.token.clone()),
-        &tokens,
-        store.lookup(),
+fn a_failed_lookup_refuses_and_is_never_not_found() {
+    let e = negotiate(
+        &json!({"kind": "deliver", "payloads": []}),
+        &Destination::Token("cont-1".into()),
+        &Options::default(),
+        |_| Err::<Option<Hook>, _>("connection reset"),
     )
-    .unwrap();
-    assert_eq!((n.target, n.lookups), (Target::Version(1), 1));
+    .unwrap_err();
+    assert_eq!(e.code, ErrorCode::LookupFailed);
+    assert!(e.message.contains("connection reset"), "{}", e.message);
 }
 
 #[test]
-fn the_stable_token_form_is_configurable() {
-    let tokens = InboxTokens {
-        prefix: "app:".into(),
-        suffix: ":in".into(),
+fn the_state_machine_can_be_driven_step_by_step() {
+    // What an async caller does: each lookup is awaited between two steps of the machine.
+    let command = json!({"kind": "deliver", "payloads": []});
+    let Next::Lookup(first) = start::<Hook>(&command, &Destination::Token("c-1".into()), &Options::default()) else {
+        panic!("a continuation token needs a lookup");
     };
-    let h = hook("app:run-1:in", "run-1", None);
-    assert_eq!(
-        classify(&h, &tokens).unwrap(),
-        Classified::Target(Target::V0(V0Variant::Send))
-    );
-    assert!(!tokens.is_stable("eve:session:run-1:inbox"));
+    assert_eq!((first.token(), first.count()), ("c-1", 1));
+    let Next::Lookup(second) = first.answer(Ok(Some(hook("c-1", "run-9", None)))) else {
+        panic!("a markerless continuation needs its stable inbox");
+    };
+    assert_eq!((second.token(), second.count()), ("eve:session:run-9:inbox", 2));
+    let Next::Done(Ok(n)) = second.answer(Ok(None)) else {
+        panic!("no stable inbox: v0 deliver");
+    };
+    assert_eq!((n.target, n.lookups), (Target::V0(V0Variant::Deliver), 2));
+    assert_eq!(n.resume, Resume::Hook(hook("c-1", "run-9", None)));
+}
+
+#[test]
+fn the_write_ceiling_is_a_version_of_this_build() {
+    for bad in [0, 7] {
+        assert!(Options::default().with_write_ceiling(bad).is_err(), "{bad}");
+    }
+    assert_eq!(Options::default().with_write_ceiling(5).unwrap().write_ceiling, 5);
 }

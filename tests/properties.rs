@@ -3,7 +3,8 @@
 //! JSON Schema and the encoder's validator agree on generated and mutated values.
 
 use hookwire::session_inbox::encode::{encode, Target, V0Variant};
-use hookwire::session_inbox::{decode, v1};
+use hookwire::session_inbox::{build, decode, producer_version, WIRE_VERSION};
+use hookwire::ErrorCode;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
@@ -83,7 +84,7 @@ fn arb_payload() -> impl Strategy<Value = Value> {
         prop::option::of(prop::collection::vec(response, 0..2)),
         prop::option::of(message),
         prop::option::of(arb_object()),
-        prop::option::of(arb_object()),
+        prop::option::of(arb_task()),
         prop::option::of(arb_json()),
     )
         .prop_map(|(context, responses, message, schema, task, adapter)| {
@@ -92,8 +93,46 @@ fn arb_payload() -> impl Strategy<Value = Value> {
             p = with(p, "inputResponses", responses.map(Value::Array));
             p = with(p, "message", message);
             p = with(p, "outputSchema", schema.map(Value::Object));
-            p = with(p, "task", task.map(Value::Object));
+            p = with(p, "task", task);
             with(p, "interaction", adapter)
+        })
+}
+
+/// A usage report, with or without the version 5 `costUsd`, and an adapter key of the same name
+/// beside it (which no step may touch).
+fn arb_usage() -> impl Strategy<Value = Value> {
+    (0u32..100, prop::option::of(0u32..1000), any::<bool>()).prop_map(|(tokens, cost, adapter)| {
+        let usage = with(json!({"tokens": tokens}), "costUsd", cost.map(|c| json!(f64::from(c) / 100.0)));
+        with(json!({"usage": usage}), "costUsd", adapter.then(|| json!("adapter")))
+    })
+}
+
+/// A TaskV4 task: opaque views, agent requests and new-form input requests.
+fn arb_task() -> impl Strategy<Value = Value> {
+    let invoke = (text(), text()).prop_map(|(m, t)| {
+        json!({"kind": "agent-invoke", "invocationId": "i", "input": {"message": m, "target": t}})
+    });
+    let settled = arb_usage().prop_map(|u| {
+        json!({"kind": "agent-settled", "result": {"usage": u["usage"], "outcome": {"usageDelta": u["usage"]}}})
+    });
+    let agent = prop_oneof![invoke, settled].prop_map(|r| json!({"replyTo": "r", "taskId": "t", "request": r}));
+    let input = (arb_json(), 0u32..5, any::<bool>()).prop_map(|(r, n, plural)| {
+        let entry = json!({"replyTo": "r", "taskId": "t", "turnId": "u", "sequence": n, "stepIndex": 0});
+        if plural {
+            with(entry, "requests", Some(json!([r])))
+        } else {
+            with(entry, "request", Some(r))
+        }
+    });
+    (
+        prop::option::of(prop::collection::vec(arb_usage(), 0..2)),
+        prop::option::of(prop::collection::vec(agent, 0..2)),
+        prop::option::of(prop::collection::vec(input, 0..2)),
+    )
+        .prop_map(|(views, agents, inputs)| {
+            let t = with(json!({}), "views", views.map(Value::Array));
+            let t = with(t, "agentRequests", agents.map(Value::Array));
+            with(t, "inputRequests", inputs.map(Value::Array))
         })
 }
 
@@ -104,9 +143,11 @@ fn arb_delivery() -> impl Strategy<Value = Value> {
         text(),
         prop::option::of(text()),
         prop::option::of((text(), 0u8..2, text())),
+        prop::option::of(text()),
     )
-        .prop_map(|(k, n, d, r, t)| {
+        .prop_map(|(k, n, d, r, t, accepted)| {
             let v = json!({"channelKind": k, "channelName": n, "deliveryId": d});
+            let v = with(v, "acceptedDeploymentId", accepted.map(Value::String));
             let v = with(v, "requestId", r.map(Value::String));
             with(
                 v,
@@ -139,17 +180,20 @@ fn arb_auth() -> impl Strategy<Value = Value> {
 }
 
 fn arb_caller() -> impl Strategy<Value = Value> {
-    (text(), any::<bool>(), prop::option::of(text())).prop_map(|(id, hook, task)| {
+    (text(), any::<bool>(), prop::option::of(text()), any::<bool>()).prop_map(|(id, hook, task, observed)| {
         let reply = if hook {
             json!({"kind": "hook", "token": id})
         } else {
             json!({"kind": "callback", "token": id, "url": "https://x"})
         };
-        with(
+        let observer = json!({"sink": {"url": "https://o", "version": 1},
+            "workIdentity": {"id": id, "kind": "subagent", "rootSessionId": "s", "rootTurnId": "t"}});
+        let caller = with(
             json!({"callId": id, "subagentName": "s", "replyTo": reply}),
             "taskId",
             task.map(Value::String),
-        )
+        );
+        with(caller, "activityObserver", observed.then_some(observer))
     })
 }
 
@@ -209,10 +253,14 @@ fn arb_command() -> impl Strategy<Value = Value> {
         Just(json!({"kind": "clear"})),
         Just(json!({"kind": "compact"})),
         prop::option::of(text()).prop_map(|r| with(json!({"kind": "reset"}), "reason", r.map(Value::String))),
-        (prop::option::of(text()), prop::option::of(text())).prop_map(|(t, u)| with(
-            with(json!({"kind": "cancel"}), "taskId", t.map(Value::String)),
-            "turnId",
-            u.map(Value::String)
+        (prop::option::of(text()), prop::option::of(text()), prop::option::of(any::<bool>())).prop_map(|(t, u, all)| with(
+            with(
+                with(json!({"kind": "cancel"}), "taskId", t.map(Value::String)),
+                "turnId",
+                u.map(Value::String)
+            ),
+            "tasks",
+            all.map(Value::Bool)
         )),
     ];
     prop_oneof![send, deliver, control]
@@ -220,58 +268,115 @@ fn arb_command() -> impl Strategy<Value = Value> {
 
 const CARRIED: &[&str] = &["auth", "caller", "requestId", "taskDeliveryId", "turnPolicy"];
 
-/// The normalized value contract §4 promises for a command encoded for `target`, built directly.
-fn expected(command: &Value, target: Target) -> Value {
+/// The version a target walks down to (1 for the v0 variants).
+fn level(target: Target) -> u32 {
+    match target {
+        Target::Version(n) => n,
+        Target::V0(_) => 1,
+    }
+}
+
+/// Whether a payload's task carries operations version 3 cannot (contract §11, down 4 → 3).
+fn has_task_operations(p: &Value) -> bool {
+    let task = &p["task"];
+    task.get("agentRequests").is_some() || task.get("inputRequests").is_some()
+}
+
+/// Delete `costUsd` where down 5 → 4 does, and nowhere else.
+fn strip_costs(p: &mut Value) {
+    let strip = |v: Option<&mut Value>| {
+        if let Some(Value::Object(m)) = v {
+            m.remove("costUsd");
+        }
+    };
+    if let Some(views) = p.pointer_mut("/task/views").and_then(Value::as_array_mut) {
+        views.iter_mut().for_each(|v| strip(v.get_mut("usage")));
+    }
+    if let Some(agents) = p.pointer_mut("/task/agentRequests").and_then(Value::as_array_mut) {
+        for a in agents {
+            strip(a.pointer_mut("/request/result/usage"));
+            strip(a.pointer_mut("/request/result/outcome/usageDelta"));
+        }
+    }
+}
+
+/// The normalized value contract §12 promises for a command encoded for `target` (the command
+/// minus exactly what the lossy down steps drop), or the version whose down step refuses it.
+/// Built directly from the contract's words, not from the encoder.
+fn expected(command: &Value, target: Target) -> Result<Value, u32> {
+    let n = level(target);
     let cmd = command.as_object().unwrap();
     let mut out = Map::new();
     out.insert("kind".into(), cmd["kind"].clone());
-    match cmd["kind"].as_str().unwrap() {
+    let (payloads, entries) = match cmd["kind"].as_str().unwrap() {
+        "cancel" => {
+            let mut c = cmd.clone();
+            match (c.get("tasks"), n < 6) {
+                (Some(Value::Bool(true)), true) => return Err(5),
+                (Some(_), true) => {
+                    c.remove("tasks");
+                }
+                _ => {}
+            }
+            return Ok(Value::Object(c));
+        }
         "send" => {
             out.insert("kind".into(), json!("deliver"));
-            out.insert("payloads".into(), json!([cmd["payload"]]));
-            if let Some(d) = cmd.get("delivery") {
-                out.insert(
-                    "deliveryMetadata".into(),
-                    json!([with(d.clone(), "payloadIndex", Some(json!(0)))]),
-                );
-            }
-        }
-        "deliver" if target == Target::V0(V0Variant::Send) => {
-            out.insert("payloads".into(), json!([v1::coalesce(&cmd["payloads"]).unwrap()]));
-            let first = cmd
-                .get("deliveryMetadata")
-                .and_then(Value::as_array)
-                .and_then(|e| e.iter().find(|x| x["payloadIndex"] == 0));
-            if let Some(entry) = first {
-                out.insert("deliveryMetadata".into(), json!([entry]));
-            }
+            let entries = cmd.get("delivery").map(|d| vec![with(d.clone(), "payloadIndex", Some(json!(0)))]);
+            (vec![cmd["payload"].clone()], entries)
         }
         "deliver" => {
-            out.insert("payloads".into(), cmd["payloads"].clone());
-            if let Some(d) = cmd.get("deliveryMetadata") {
-                out.insert("deliveryMetadata".into(), d.clone());
-            }
+            let payloads = cmd["payloads"].as_array().unwrap().clone();
+            let entries = cmd.get("deliveryMetadata").map(|d| d.as_array().unwrap().clone());
+            (payloads, entries)
         }
-        _ => return command.clone(),
+        _ => return Ok(command.clone()),
+    };
+    let mirror = build::coalesce(&Value::Array(payloads.clone())).unwrap();
+    if n < 4 && (payloads.iter().any(has_task_operations) || has_task_operations(&mirror)) {
+        return Err(3);
+    }
+    let (mut payloads, mut entries) = match target {
+        Target::V0(V0Variant::Send) => {
+            let first = entries.and_then(|e| e.into_iter().find(|x| x["payloadIndex"] == 0));
+            (vec![mirror], first.map(|e| vec![e]))
+        }
+        _ => (payloads, entries),
+    };
+    if n < 5 {
+        payloads.iter_mut().for_each(strip_costs);
+    }
+    if n < 3 && target != Target::V0(V0Variant::Send) {
+        for e in entries.iter_mut().flatten() {
+            e.as_object_mut().unwrap().remove("acceptedDeploymentId");
+        }
+    }
+    out.insert("payloads".into(), Value::Array(payloads));
+    if let Some(e) = entries {
+        out.insert("deliveryMetadata".into(), Value::Array(e));
     }
     for key in CARRIED {
         if let Some(v) = cmd.get(*key) {
             out.insert((*key).into(), v.clone());
         }
     }
-    Value::Object(out)
+    if n < 2 {
+        if let Some(Value::Object(caller)) = out.get_mut("caller") {
+            caller.remove("activityObserver");
+        }
+    }
+    Ok(Value::Object(out))
 }
 
-fn schema() -> &'static jsonschema::Validator {
-    static SCHEMA: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
-    SCHEMA.get_or_init(|| jsonschema::draft202012::new(&v1::json_schema()).unwrap())
+fn schema(version: u32) -> &'static jsonschema::Validator {
+    static SCHEMAS: std::sync::OnceLock<Vec<jsonschema::Validator>> = std::sync::OnceLock::new();
+    let all = SCHEMAS.get_or_init(|| {
+        (1..=WIRE_VERSION)
+            .map(|v| jsonschema::draft202012::new(&(producer_version(v).json_schema)()).unwrap())
+            .collect()
+    });
+    &all[version as usize - 1]
 }
-
-const TARGETS: [Target; 3] = [
-    Target::CURRENT,
-    Target::V0(V0Variant::Deliver),
-    Target::V0(V0Variant::Send),
-];
 
 /// Put `junk` somewhere inside `v` (a stray key in an object, or a replaced value).
 fn mutate(v: &mut Value, path: &[usize], junk: Value, stray: bool) {
@@ -301,11 +406,21 @@ proptest! {
 
     #[test]
     fn valid_commands_round_trip_through_every_target(command in arb_command()) {
-        for target in TARGETS {
-            let wire = encode(&command, target).map_err(|e| TestCaseError::fail(format!("{e} for {command}")))?;
-            let decoded = decode(&wire).map_err(|e| TestCaseError::fail(format!("{e}")))?;
-            prop_assert_eq!(canon(&decoded), canon(&expected(&command, target)), "target {:?}", target);
-            prop_assert_eq!(decode(&decoded).map(|d| canon(&d)), Ok(canon(&decoded)), "idempotent");
+        for target in Target::all() {
+            match (expected(&command, target), encode(&command, target)) {
+                (Ok(want), Ok(wire)) => {
+                    let decoded = decode(&wire).map_err(|e| TestCaseError::fail(format!("{e}")))?;
+                    prop_assert_eq!(canon(&decoded), canon(&want), "target {:?}", target);
+                    prop_assert_eq!(decode(&decoded).map(|d| canon(&d)), Ok(canon(&decoded)), "idempotent");
+                    if let Target::Version(n) = target {
+                        prop_assert!(schema(n).is_valid(&wire), "the v{} schema accepts the output", n);
+                    }
+                }
+                (Err(version), Err(e)) => {
+                    prop_assert_eq!((e.code, e.version), (ErrorCode::Incompatible, Some(version)), "target {:?}", target);
+                }
+                (want, got) => prop_assert!(false, "target {:?}: expected {:?}, got {:?} for {}", target, want, got, command),
+            }
         }
     }
 
@@ -341,12 +456,13 @@ proptest! {
         junk in arb_json(),
         stray in any::<bool>(),
     ) {
-        let schema = schema();
-        let built = v1::build(command.clone()).unwrap();
-        prop_assert!(v1::validate(&built).is_ok());
+        let current = producer_version(WIRE_VERSION);
+        let schema = schema(WIRE_VERSION);
+        let built = build::build(command.clone()).unwrap();
+        prop_assert!(current.validate(&built).is_ok());
         prop_assert!(schema.is_valid(&built));
         let mut bad = built.clone();
         mutate(&mut bad, &path, junk, stray);
-        prop_assert_eq!(v1::validate(&bad).is_ok(), schema.is_valid(&bad), "on {}", bad);
+        prop_assert_eq!(current.validate(&bad).is_ok(), schema.is_valid(&bad), "on {}", bad);
     }
 }

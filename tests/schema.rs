@@ -85,10 +85,17 @@ fn each_schema_accepts_exactly_what_the_encoder_accepts() {
             let by_encoder = p.validate(value).is_ok();
             accepted += usize::from(by_encoder);
             if schema.is_valid(value) != by_encoder {
-                failures.push(format!("v{} {name}: encoder says {by_encoder}, schema disagrees on {value}", p.version));
+                failures.push(format!(
+                    "v{} {name}: encoder says {by_encoder}, schema disagrees on {value}",
+                    p.version
+                ));
             }
         }
-        assert!(accepted > 10, "v{}: the fixtures exercise too few valid values ({accepted})", p.version);
+        assert!(
+            accepted > 10,
+            "v{}: the fixtures exercise too few valid values ({accepted})",
+            p.version
+        );
     }
     report(failures);
 }
@@ -108,7 +115,12 @@ fn named_shapes_have_unique_stable_identifiers() {
         let (n_ids, n_names) = (ids.len(), names.len());
         ids.dedup();
         names.dedup();
-        assert_eq!((ids.len(), names.len()), (n_ids, n_names), "duplicate identifiers in v{}", p.version);
+        assert_eq!(
+            (ids.len(), names.len()),
+            (n_ids, n_names),
+            "duplicate identifiers in v{}",
+            p.version
+        );
         for d in defs {
             let shape = &d.shape as *const Shape;
             match by_id.iter().find(|(id, _)| *id == d.id) {
@@ -140,7 +152,11 @@ fn no_accidental_any_in_any_shape() {
     for p in PRODUCER {
         let mut anys = Vec::new();
         walk(p.wire, "", &mut anys);
-        assert!(anys.is_empty(), "untyped JSON values in the v{} shape: {anys:?}", p.version);
+        assert!(
+            anys.is_empty(),
+            "untyped JSON values in the v{} shape: {anys:?}",
+            p.version
+        );
         for d in named_defs(p.wire) {
             assert!(!typescript(&d.shape).contains("any"), "{} renders `any`", d.name);
         }

@@ -3,7 +3,7 @@
 
 use hookwire::artifacts;
 use hookwire::session_inbox::encode::{encode, encode_result, error_json, Target};
-use hookwire::session_inbox::target::{self, Destination, Hook, InboxTokens, Next, Options};
+use hookwire::session_inbox::target::{self, Options};
 use hookwire::session_inbox::{self, REGISTRY, WIRE_VERSION};
 use hookwire::{canonical, guard, DecodeError, EncodeError};
 use serde::Deserialize as _;
@@ -315,39 +315,11 @@ fn encode_line(line: &[u8]) -> Result<Value, Failure> {
     Ok(encode_result(command, &target))
 }
 
-/// One `negotiate --lines` line: the `hooks` list answers the lookups (a token not in it is not
-/// found; a listed hook without a string `token` and `runId` is a failed lookup).
+/// One `negotiate --lines` line (contract §12), answered by the library's one owner of the rules.
 fn negotiate_line(line: &[u8], options: &Options) -> String {
-    let request = |message: &str| result_line(Err(input_error("INVALID_REQUEST", message.into())));
-    let v = match parse(line) {
-        Ok(v) => v,
-        Err(f) => return result_line(Err(f)),
-    };
-    let (Some(command), Some(destination)) = (v.get("command"), v.get("destination")) else {
-        return request("each line must be {\"command\": …, \"destination\": …, \"hooks\": [...]}");
-    };
-    let dest = match Destination::from_json(destination) {
-        Ok(d) => d,
-        Err(e) => return request(&e),
-    };
-    let mut options = options.clone();
-    if let Some(t) = v.get("stableInboxToken").filter(|t| !t.is_null()) {
-        match InboxTokens::from_template(t.as_str().unwrap_or("")) {
-            Ok(tokens) => options.tokens = tokens,
-            Err(e) => return request(&e),
-        }
-    }
-    let hooks = v.get("hooks").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
-    let mut next = target::start::<Hook>(command, &dest, &options);
-    loop {
-        match next {
-            Next::Done(result) => return canonical::to_string(&target::answer_json(&result)),
-            Next::Lookup(pending) => {
-                let listed = hooks.iter().find(|h| h.get("token").and_then(Value::as_str) == Some(pending.token()));
-                let found = listed.map_or(Ok(None), Hook::from_json);
-                next = pending.answer(found);
-            }
-        }
+    match parse(line) {
+        Ok(v) => canonical::to_string(&target::answer_request(&v, options)),
+        Err(f) => result_line(Err(f)),
     }
 }
 

@@ -220,6 +220,9 @@ mod tests {
             parts,
             json!({"message": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]})
         );
-        assert_eq!(coalesce(&json!([{"message": ""}, {"message": "b"}])), Some(json!({"message": "\n\nb"})));
+        assert_eq!(
+            coalesce(&json!([{"message": ""}, {"message": "b"}])),
+            Some(json!({"message": "\n\nb"}))
+        );
     }
 }

@@ -235,7 +235,8 @@ mod tests {
 
     #[test]
     fn targets_parse_strictly() {
-        assert_eq!(Target::from_json(&json!({"version": 1})).unwrap(), Target::CURRENT);
+        assert_eq!(Target::from_json(&json!({"version": 6})).unwrap(), Target::CURRENT);
+        assert_eq!(Target::from_json(&json!({"version": 1})).unwrap(), Target::Version(1));
         assert_eq!(
             Target::from_json(&json!({"version": 0, "variant": "send"})).unwrap(),
             Target::V0(V0Variant::Send)

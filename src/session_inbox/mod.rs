@@ -117,7 +117,11 @@ pub const KINDS: &[KindSpec] = &[
     },
     KindSpec {
         kind: CANCEL,
-        fields: &[opt(TASK_ID, Check::Str), opt(TASKS, Check::Bool), opt(TURN_ID, Check::Str)],
+        fields: &[
+            opt(TASK_ID, Check::Str),
+            opt(TASKS, Check::Bool),
+            opt(TURN_ID, Check::Str),
+        ],
     },
 ];
 
@@ -130,8 +134,15 @@ fn v0_up<H: Host>(h: &mut H, value: &H::Value) -> Result<Option<H::Value>, Decod
 }
 
 /// The `up` halves of the family's version steps, as the chain runs them.
-pub fn steps<H: Host>() -> [Step<H>; 6] {
-    [
+pub fn steps<H: Host + 'static>() -> [Step<H>; 6] {
+    Steps::<H>::ALL
+}
+
+/// The steps as a constant, so a decode does not build the table on its stack.
+struct Steps<H>(core::marker::PhantomData<H>);
+
+impl<H: Host + 'static> Steps<H> {
+    const ALL: [Step<H>; 6] = [
         Step {
             from: 0,
             to: 1,
@@ -162,16 +173,15 @@ pub fn steps<H: Host>() -> [Step<H>; 6] {
             to: 6,
             up: v5_to_v6::up::<H>,
         },
-    ]
+    ];
 }
 
 /// Decode a session inbox value on any host (contract §3–§4).
-pub fn decode_on<H: Host>(h: &mut H, value: &H::Value) -> Result<H::Value, DecodeError> {
-    let steps = steps::<H>();
+pub fn decode_on<H: Host + 'static>(h: &mut H, value: &H::Value) -> Result<H::Value, DecodeError> {
     let chain = Chain {
         current: WIRE_VERSION,
         initial: REGISTRY.initial,
-        steps: &steps,
+        steps: &Steps::<H>::ALL,
         declared: Some(declared::check::<H>),
     };
     crate::decode::decode(h, &chain, KINDS, KIND_SYMS, value)

@@ -494,3 +494,39 @@ pub fn resume_json(state: &Value, answer: &Value) -> Option<Next<Hook>> {
     };
     Some(lookup.answer(found))
 }
+
+/// One `hookwire negotiate --lines` request, answered (contract §12): `{"command", "destination",
+/// "hooks": [{"token", "runId", "metadata"?}, …], "stableInboxToken"?}`. The `hooks` list answers
+/// the lookups: a token not in it is not found; a listed entry that is not a hook with a string
+/// `token` and `runId` is a failed lookup. A malformed request is `INVALID_REQUEST`.
+pub fn answer_request(request: &Value, options: &Options) -> Value {
+    let malformed = |message: &str| json!({"error": {"code": "INVALID_REQUEST", "message": message}});
+    let (Some(command), Some(destination)) = (request.get("command"), request.get("destination")) else {
+        return malformed("each request must be {\"command\": …, \"destination\": …, \"hooks\": [...]}");
+    };
+    let dest = match Destination::from_json(destination) {
+        Ok(d) => d,
+        Err(e) => return malformed(&e),
+    };
+    let mut options = options.clone();
+    if let Some(t) = request.get("stableInboxToken").filter(|t| !t.is_null()) {
+        match InboxTokens::from_template(t.as_str().unwrap_or("")) {
+            Ok(tokens) => options.tokens = tokens,
+            Err(e) => return malformed(&e),
+        }
+    }
+    let hooks = request.get("hooks").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    let mut next = start::<Hook>(command, &dest, &options);
+    loop {
+        match next {
+            Next::Done(result) => return answer_json(&result),
+            Next::Lookup(pending) => {
+                let listed = hooks
+                    .iter()
+                    .find(|h| h.get("token").and_then(Value::as_str) == Some(pending.token()));
+                let found = listed.map_or(Ok(None), Hook::from_json);
+                next = pending.answer(found);
+            }
+        }
+    }
+}

@@ -314,6 +314,7 @@ mod tests {
             .unwrap_err();
         assert_eq!(e.path, "/auth/authenticator");
         validate(&json!({"kind": "deliver", "version": 1, "payloads": [], "auth": null})).unwrap();
-        validate(&json!({"kind": "deliver", "version": 1, "payloads": [], "payload": {"task": {"files": []}}})).unwrap();
+        validate(&json!({"kind": "deliver", "version": 1, "payloads": [], "payload": {"task": {"files": []}}}))
+            .unwrap();
     }
 }

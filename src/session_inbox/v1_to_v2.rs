@@ -54,7 +54,10 @@ mod tests {
             run_up(json!({"kind": "deliver", "version": 1, "payloads": []})),
             Some(json!({"kind": "deliver", "version": 2, "payloads": [], "payload": {}}))
         );
-        assert_eq!(run_up(json!({"kind": "deliver", "version": 1, "payloads": [], "payload": {"a": 1}})), None);
+        assert_eq!(
+            run_up(json!({"kind": "deliver", "version": 1, "payloads": [], "payload": {"a": 1}})),
+            None
+        );
         assert_eq!(run_up(json!({"kind": "clear", "version": 1})), None);
     }
 
@@ -63,6 +66,9 @@ mod tests {
         let mut v = json!({"kind": "deliver", "version": 2, "payloads": [], "payload": {},
             "caller": {"callId": "c", "activityObserver": {"sink": {"url": "u", "version": 1}}}});
         down(v.as_object_mut().unwrap()).unwrap();
-        assert_eq!(v, json!({"kind": "deliver", "version": 1, "payloads": [], "payload": {}, "caller": {"callId": "c"}}));
+        assert_eq!(
+            v,
+            json!({"kind": "deliver", "version": 1, "payloads": [], "payload": {}, "caller": {"callId": "c"}})
+        );
     }
 }

@@ -16,7 +16,10 @@ pub fn up<H: Host>(_: &mut H, _: &H::Value) -> Result<Option<H::Value>, DecodeEr
 /// Version 3 → 2, on a validated version 3 value.
 #[cfg(feature = "std")]
 pub fn down(value: &mut serde_json::Map<String, serde_json::Value>) -> Result<(), crate::error::EncodeError> {
-    if let Some(entries) = value.get_mut("deliveryMetadata").and_then(serde_json::Value::as_array_mut) {
+    if let Some(entries) = value
+        .get_mut("deliveryMetadata")
+        .and_then(serde_json::Value::as_array_mut)
+    {
         for entry in entries.iter_mut().filter_map(serde_json::Value::as_object_mut) {
             entry.remove("acceptedDeploymentId");
         }

@@ -4,8 +4,8 @@
 //! Frozen once shipped: a shape change is a new version module, never an edit here.
 //! This module must never import the decoder, a step or negotiation.
 
-use crate::session_inbox::v1::{PAYLOAD_INDEX, TRACE_CONTEXT};
 use crate::session_inbox::v1::DELIVER_PAYLOAD;
+use crate::session_inbox::v1::{PAYLOAD_INDEX, TRACE_CONTEXT};
 use crate::session_inbox::v2::CALLER;
 use crate::session_inbox::wire::wire_version;
 
@@ -46,7 +46,10 @@ mod tests {
     fn delivery_entries_accept_the_deployment() {
         samples(3).iter().for_each(|v| validate(v).unwrap());
         let entry = json!({"channelKind": "web", "channelName": "c", "deliveryId": "d", "payloadIndex": 0, "acceptedDeploymentId": "dpl"});
-        validate(&json!({"kind": "deliver", "version": 3, "payloads": [{}], "payload": {}, "deliveryMetadata": [entry]})).unwrap();
+        validate(
+            &json!({"kind": "deliver", "version": 3, "payloads": [{}], "payload": {}, "deliveryMetadata": [entry]}),
+        )
+        .unwrap();
         let e = validate(&json!({"kind": "deliver", "version": 2, "payloads": [], "payload": {}})).unwrap_err();
         assert_eq!(e.path, "/version");
     }

@@ -18,7 +18,6 @@ use crate::session_inbox::symbols::{
     CHILD_CONTINUATION_TOKEN, EVENT, HOOK_PAYLOAD, INPUT_REQUESTS, PAYLOAD, PAYLOADS, REPLY_TO, REQUEST, REQUESTS,
     SEQUENCE, STEP_INDEX, TASK, TURN_ID, VERSION,
 };
-use alloc::vec::Vec;
 
 fn malformed() -> DecodeError {
     DecodeError::new(ErrorCode::MisdeclaredVersion)
@@ -52,32 +51,36 @@ pub fn up<H: Host>(h: &mut H, value: &H::Value) -> Result<Option<H::Value>, Deco
 }
 
 /// The payloads with their tasks rewritten, or `None` when none changes. A list with an element
-/// that is not an object is left to the envelope check, untouched.
+/// that is not an object is left to the envelope check, untouched. The new list is built only
+/// from the first change on (the elements before it are read again), so no buffer is needed.
 fn payloads<H: Host>(h: &mut H, list: &H::Value) -> Result<Option<H::Value>, DecodeError> {
     let n = h.len(list)?;
-    let mut items = Vec::new();
-    let mut changed = false;
+    let mut out: Option<H::Value> = None;
     for i in 0..n {
         let item = h.at(list, i)?;
         if h.type_of(&item) != Type::Object {
             return Ok(None);
         }
-        match payload(h, &item)? {
-            Some(new) => {
-                changed = true;
-                items.push(new);
-            }
-            None => items.push(item),
+        let new = payload(h, &item)?;
+        if new.is_some() && out.is_none() {
+            out = Some(prefix(h, list, i)?);
+        }
+        if let Some(arr) = out.as_mut() {
+            let kept = new.unwrap_or(item);
+            h.push(arr, kept);
         }
     }
-    if !changed {
-        return Ok(None);
+    Ok(out)
+}
+
+/// A new array holding the first `n` elements of `list`.
+fn prefix<H: Host>(h: &mut H, list: &H::Value, n: u32) -> Result<H::Value, DecodeError> {
+    let mut arr = h.array();
+    for j in 0..n {
+        let e = h.at(list, j)?;
+        h.push(&mut arr, e);
     }
-    let mut out = h.array();
-    for item in items {
-        h.push(&mut out, item);
-    }
-    Ok(Some(out))
+    Ok(arr)
 }
 
 /// One payload with its task rewritten, or `None` when nothing changes.
@@ -104,18 +107,18 @@ fn payload<H: Host>(h: &mut H, p: &H::Value) -> Result<Option<H::Value>, DecodeE
 /// The input requests with every old-form entry expanded, or `None` when there is none.
 fn input_requests<H: Host>(h: &mut H, entries: &H::Value) -> Result<Option<H::Value>, DecodeError> {
     let n = h.len(entries)?;
-    let mut items = Vec::new();
-    let mut changed = false;
+    let mut out: Option<H::Value> = None;
     for i in 0..n {
         let entry = h.at(entries, i)?;
         let old_form = h.type_of(&entry) == Type::Object
             && h.get(&entry, REPLY_TO)?.is_none()
             && h.get(&entry, HOOK_PAYLOAD)?.is_some();
         if !old_form {
-            items.push(entry);
+            if let Some(arr) = out.as_mut() {
+                h.push(arr, entry);
+            }
             continue;
         }
-        changed = true;
         let hook_payload = object(h, &entry, HOOK_PAYLOAD)?.ok_or_else(malformed)?;
         let token = typed(h, &hook_payload, CHILD_CONTINUATION_TOKEN, Type::String)?;
         let event = object(h, &hook_payload, EVENT)?.ok_or_else(malformed)?;
@@ -123,6 +126,9 @@ fn input_requests<H: Host>(h: &mut H, entries: &H::Value) -> Result<Option<H::Va
         let sequence = counter(h, &event, SEQUENCE)?;
         let step_index = counter(h, &event, STEP_INDEX)?;
         let turn_id = typed(h, &event, TURN_ID, Type::String)?;
+        if out.is_none() {
+            out = Some(prefix(h, entries, i)?);
+        }
         for j in 0..h.len(&requests)? {
             let request = h.at(&requests, j)?;
             let mut new = h.copy_object(&entry)?;
@@ -136,17 +142,12 @@ fn input_requests<H: Host>(h: &mut H, entries: &H::Value) -> Result<Option<H::Va
                 h.set(&mut new, key, v);
             }
             h.set(&mut new, REQUEST, request);
-            items.push(new);
+            if let Some(arr) = out.as_mut() {
+                h.push(arr, new);
+            }
         }
     }
-    if !changed {
-        return Ok(None);
-    }
-    let mut out = h.array();
-    for item in items {
-        h.push(&mut out, item);
-    }
-    Ok(Some(out))
+    Ok(out)
 }
 
 fn object<H: Host>(h: &mut H, obj: &H::Value, key: crate::host::Sym) -> Result<Option<H::Value>, DecodeError> {
@@ -176,7 +177,11 @@ pub fn down(value: &mut serde_json::Map<String, serde_json::Value>) -> Result<()
         .flatten()
         .enumerate()
         .map(|(i, p)| (format!("/payloads/{i}"), p))
-        .chain(value.get("payload").map(|m| (alloc::string::String::from("/payload"), m)));
+        .chain(
+            value
+                .get("payload")
+                .map(|m| (alloc::string::String::from("/payload"), m)),
+        );
     for (at, p) in places {
         for key in ["agentRequests", "inputRequests"] {
             if p.get("task").and_then(|t| t.get(key)).is_some() {
@@ -242,16 +247,21 @@ mod tests {
             json!({"hookPayload": {"childContinuationToken": "c", "event": {"requests": [], "sequence": 0, "stepIndex": 0.5, "turnId": "u"}}}),
             json!({"hookPayload": {"childContinuationToken": "c", "event": {"requests": [], "sequence": 0, "stepIndex": 0}}}),
         ] {
-            let v = json!({"kind": "deliver", "version": 3, "payloads": [], "payload": {"task": {"inputRequests": [bad]}}});
+            let v =
+                json!({"kind": "deliver", "version": 3, "payloads": [], "payload": {"task": {"inputRequests": [bad]}}});
             assert_eq!(run_up(&v), Err(ErrorCode::MisdeclaredVersion), "{v}");
         }
     }
 
     #[test]
     fn down_refuses_task_operations_with_the_place() {
-        let mut v = json!({"kind": "deliver", "version": 4, "payloads": [{}, {"task": {"agentRequests": []}}], "payload": {}});
+        let mut v =
+            json!({"kind": "deliver", "version": 4, "payloads": [{}, {"task": {"agentRequests": []}}], "payload": {}});
         let e = down(v.as_object_mut().unwrap()).unwrap_err();
-        assert_eq!((e.code, e.path.as_str(), e.version), (ErrorCode::Incompatible, "/payloads/1/task/agentRequests", Some(3)));
+        assert_eq!(
+            (e.code, e.path.as_str(), e.version),
+            (ErrorCode::Incompatible, "/payloads/1/task/agentRequests", Some(3))
+        );
         let mut fine = json!({"kind": "deliver", "version": 4, "payloads": [{"task": {"views": []}}], "payload": {}});
         down(fine.as_object_mut().unwrap()).unwrap();
         assert_eq!(fine["version"], 3);

@@ -167,11 +167,17 @@ mod tests {
         validate(&deliver(json!({"inputRequests": [entry], "views": [{"usage": {}}]}))).unwrap();
         let mut both = entry.clone();
         both["requests"] = json!([]);
-        assert_eq!(validate(&deliver(json!({"inputRequests": [both]}))).unwrap_err().path, "/payloads/0/task/inputRequests/0");
+        assert_eq!(
+            validate(&deliver(json!({"inputRequests": [both]}))).unwrap_err().path,
+            "/payloads/0/task/inputRequests/0"
+        );
         let mut neither = entry;
         neither.as_object_mut().unwrap().remove("request");
         assert!(validate(&deliver(json!({"inputRequests": [neither]}))).is_err());
-        assert_eq!(validate(&deliver(json!({"files": []}))).unwrap_err().path, "/payloads/0/task/files");
+        assert_eq!(
+            validate(&deliver(json!({"files": []}))).unwrap_err().path,
+            "/payloads/0/task/files"
+        );
         let invoke = json!({"replyTo": "r", "taskId": "t", "request": {"kind": "agent-invoke", "invocationId": "i", "input": {"message": "m", "target": "x"}}});
         validate(&deliver(json!({"agentRequests": [invoke]}))).unwrap();
     }

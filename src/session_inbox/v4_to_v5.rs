@@ -97,6 +97,9 @@ mod tests {
             "agentRequests": [{"replyTo": "r", "taskId": "t", "request": {"kind": "agent-settled",
                 "result": {"usage": {}, "outcome": {"usageDelta": {"n": 1}}, "costUsd": 7}}}]
         });
-        assert_eq!(v, json!({"kind": "deliver", "version": 4, "payloads": [{"task": stripped, "costUsd": 1}], "payload": {"task": stripped}}));
+        assert_eq!(
+            v,
+            json!({"kind": "deliver", "version": 4, "payloads": [{"task": stripped, "costUsd": 1}], "payload": {"task": stripped}})
+        );
     }
 }

@@ -28,6 +28,7 @@ mod tests {
     fn cost_reports_are_accepted_where_usage_is_opaque() {
         samples(5).iter().for_each(|v| validate(v).unwrap());
         let task = json!({"views": [{"usage": {"costUsd": 0.25}}]});
-        validate(&json!({"kind": "deliver", "version": 5, "payloads": [{"task": task}], "payload": {"task": task}})).unwrap();
+        validate(&json!({"kind": "deliver", "version": 5, "payloads": [{"task": task}], "payload": {"task": task}}))
+            .unwrap();
     }
 }

@@ -51,7 +51,10 @@ mod tests {
     fn down_refuses_tasks_true_and_drops_tasks_false() {
         let mut yes = json!({"kind": "cancel", "version": 6, "tasks": true});
         let e = down(yes.as_object_mut().unwrap()).unwrap_err();
-        assert_eq!((e.code, e.path.as_str(), e.version), (ErrorCode::Incompatible, "/tasks", Some(5)));
+        assert_eq!(
+            (e.code, e.path.as_str(), e.version),
+            (ErrorCode::Incompatible, "/tasks", Some(5))
+        );
         let mut no = json!({"kind": "cancel", "version": 6, "tasks": false, "taskId": "t"});
         down(no.as_object_mut().unwrap()).unwrap();
         assert_eq!(no, json!({"kind": "cancel", "version": 5, "taskId": "t"}));

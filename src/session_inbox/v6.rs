@@ -29,6 +29,11 @@ mod tests {
     fn cancel_takes_a_boolean_tasks() {
         samples(6).iter().for_each(|v| validate(v).unwrap());
         validate(&json!({"kind": "cancel", "version": 6, "tasks": true})).unwrap();
-        assert_eq!(validate(&json!({"kind": "cancel", "version": 6, "tasks": "yes"})).unwrap_err().path, "/tasks");
+        assert_eq!(
+            validate(&json!({"kind": "cancel", "version": 6, "tasks": "yes"}))
+                .unwrap_err()
+                .path,
+            "/tasks"
+        );
     }
 }

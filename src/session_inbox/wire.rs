@@ -97,7 +97,8 @@ pub(crate) use wire_version;
 #[cfg(test)]
 pub(crate) fn samples(n: u32) -> Vec<serde_json::Value> {
     use serde_json::json;
-    let mut out = vec![json!({"kind": "deliver", "version": n, "payloads": [{"message": "hi"}], "payload": {"message": "hi"}})];
+    let mut out =
+        vec![json!({"kind": "deliver", "version": n, "payloads": [{"message": "hi"}], "payload": {"message": "hi"}})];
     for kind in ["session-timeout", "clear", "compact"] {
         out.push(json!({"kind": kind, "version": n}));
     }
