@@ -69,12 +69,17 @@ export async function producer(port, dataDir) {
     }
   }
 
-  /** getHookByToken as negotiation's lookup: a hook or null. */
+  /**
+   * getHookByToken as negotiation's lookup: the hook, or null when the world says there is none.
+   * Any other failure propagates, and negotiation refuses with LOOKUP_FAILED: a transient error
+   * taken for "not found" would pick the legacy shape for a consumer that cannot read it.
+   */
   async function lookup(token) {
     try {
       return await api.getHookByToken(token);
-    } catch {
-      return null;
+    } catch (e) {
+      if (e?.name === "HookNotFoundError") return null;
+      throw e;
     }
   }
 

@@ -9,7 +9,11 @@ import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import { createRequire } from "node:module";
 import { build, decoder, encoder, here, producer, startServer } from "./harness.mjs";
+
+/** The frozen decoder of the version 1 build, as the pinned session runs it. */
+const decoderV1 = () => createRequire(import.meta.url)("./app/vendor/hookwire-v1.cjs");
 
 let server;
 let p;
@@ -48,21 +52,59 @@ async function send(token, command) {
   return n;
 }
 
-scenario("a stamped session: inspect, negotiate v1, encode, resume the inspected hook, decode in the VM", async () => {
+/** Commands that use what versions 2–6 added, and one of the version 1 era. */
+const OBSERVER = { sink: { url: "https://observe.example/a", version: 1 }, workIdentity: { id: "w-1", kind: "subagent", rootSessionId: "s-0", rootTurnId: "t-0" } };
+const CALLER = { callId: "call-1", subagentName: "researcher", replyTo: { kind: "hook", token: "reply-1" }, activityObserver: OBSERVER };
+const DELIVERY = { channelKind: "web", channelName: "support", deliveryId: "d-1", acceptedDeploymentId: "dpl-6" };
+const V6_COMMANDS = [
+  { kind: "send", payload: { message: "Where is my order?", interaction: { ts: "1" } }, delivery: DELIVERY, caller: CALLER, requestId: "r-1" },
+  { kind: "deliver", payloads: [{ message: "one", task: { views: [{ usage: { tokens: 3, costUsd: 0.02 } }] } }, { message: [{ type: "text", text: "two" }] }], turnPolicy: "queue" },
+  { kind: "cancel", taskId: "t-1", tasks: false },
+];
+
+scenario("a stamped v6 session: inspect, negotiate v6, encode, resume the inspected hook, decode in the VM", async () => {
   const run = await p.api.start(p.workflow("sessionDriver"), ["stamped-1"]);
   const hook = await p.hook("stamped-1");
-  assert.deepEqual(hook.metadata, { sessionInboxWireVersion: 1 });
+  assert.deepEqual(hook.metadata, { sessionInboxWireVersion: 6 });
   const commands = [
-    { kind: "send", payload: { message: "Where is my order?", interaction: { ts: "1" } }, requestId: "r-1" },
-    { kind: "deliver", payloads: [{ message: "one" }, { message: [{ type: "text", text: "two" }] }], turnPolicy: "queue" },
-    { kind: "cancel", taskId: "t-1" },
+    ...V6_COMMANDS,
+    { kind: "send", payload: { task: { agentRequests: [{ replyTo: "r", taskId: "t", request: { kind: "agent-invoke", invocationId: "i", input: { message: "m", target: "x" } } }] } } },
+    { kind: "cancel", turnId: "u-1", tasks: true },
   ];
   for (const command of commands) {
     const n = await send("stamped-1", command);
-    assert.deepEqual([n.target, n.lookups, n.resume.hook?.token], [{ version: 1 }, 1, "stamped-1"]);
+    assert.deepEqual([n.target, n.lookups, n.resume.hook?.token], [{ version: 6 }, 1, "stamped-1"]);
   }
-  const steps = await p.waitSteps(run.runId, 3);
-  assert.deepEqual(steps.map((s) => s.value), commands.map((c) => expected(c, { version: 1 })));
+  const steps = await p.waitSteps(run.runId, commands.length);
+  assert.deepEqual(steps.map((s) => s.value), commands.map((c) => expected(c, { version: 6 })));
+  assert.equal(steps[0].value.caller.activityObserver.sink.url, OBSERVER.sink.url, "nothing dropped at version 6");
+});
+
+scenario("a session pinned to a version 1 build receives from the v6 producer; what it cannot carry is refused and nothing is written", async () => {
+  const v1 = decoderV1();
+  const run = await p.api.start(p.workflow("sessionDriverV1"), ["pinned-v1"]);
+  const hook = await p.hook("pinned-v1");
+  assert.deepEqual(hook.metadata, { sessionInboxWireVersion: 1 });
+  for (const command of V6_COMMANDS) {
+    const n = await send("pinned-v1", command);
+    assert.deepEqual([n.target, n.lookups], [{ version: 1 }, 1]);
+  }
+  const steps = await p.waitSteps(run.runId, V6_COMMANDS.length);
+  // The old build's own decoder read each value; it equals what this build decodes from the same
+  // version 1 bytes: the command minus exactly the documented lossy drops.
+  assert.deepEqual(steps.map((s) => s.value), V6_COMMANDS.map((c) => v1.decode(encoder.encode(c, { version: 1 }))));
+  assert.deepEqual(steps.map((s) => s.value), V6_COMMANDS.map((c) => expected(c, { version: 1 })));
+  assert.equal(steps[0].value.caller.activityObserver, undefined, "observation metadata is dropped for version 1");
+  const received = async () => (await p.world.events.list({ runId: run.runId, pagination: { limit: 1000 } })).data.filter((e) => e.eventType === "hook_received").length;
+  const before = await received();
+  for (const command of [
+    { kind: "cancel", taskId: "t-1", tasks: true },
+    { kind: "send", payload: { task: { inputRequests: [{ replyTo: "r", taskId: "t", turnId: "u", sequence: 0, stepIndex: 0, request: "ok?" }] } } },
+  ]) {
+    await assert.rejects(send("pinned-v1", command), (e) => e.code === "INCOMPATIBLE" && e.version === (command.kind === "cancel" ? 5 : 3));
+  }
+  assert.equal(await received(), before, "a refused command writes nothing");
+  assert.equal((await p.world.runs.get(run.runId)).status, "running");
 });
 
 scenario("the raw-send cohort: a markerless stable inbox gets v0 send and reads .payload", async () => {
@@ -102,12 +144,14 @@ scenario("a continuation whose stable inbox belongs to another run: RUN_MISMATCH
 scenario("undecodable payloads are reported through a step; the session stays parked and goes on", async () => {
   const run = await p.api.start(p.workflow("sessionDriver"), ["stamped-2"]);
   const hook = await p.hook("stamped-2");
-  await p.api.resumeHook(hook, { kind: "deliver", version: 2, payloads: [] });
+  await p.api.resumeHook(hook, { kind: "deliver", version: 9, payloads: [], payload: {} });
   await p.api.resumeHook(hook, { kind: "clear", version: "1" });
   await p.api.resumeHook(hook, { kind: "send" });
+  await p.api.resumeHook(hook, { kind: "deliver", version: 2, payloads: [] });
+  await p.api.resumeHook(hook, { kind: "deliver", version: 6, payloads: "not a list", payload: {} });
   await send("stamped-2", { kind: "send", payload: { message: "still here" } });
-  const steps = await p.waitSteps(run.runId, 4);
-  assert.deepEqual(steps.map((s) => s.code ?? s.value.payloads[0].message), ["NEWER_VERSION", "MALFORMED_VERSION", "LEGACY_SHAPE", "still here"]);
+  const steps = await p.waitSteps(run.runId, 6);
+  assert.deepEqual(steps.map((s) => s.code ?? s.value.payloads[0].message), ["NEWER_VERSION", "MALFORMED_VERSION", "LEGACY_SHAPE", "MISDECLARED_VERSION", "INVALID", "still here"]);
   assert.match(steps[0].message, /newer deployment/);
   assert.equal((await p.world.runs.get(run.runId)).status, "running");
 });
@@ -157,7 +201,7 @@ scenario("nothing lost under load: 20 sessions × 50 messages, mixed cohorts, ~1
     }),
   );
   for (const [i, run] of runs.entries()) {
-    const steps = await p.waitSteps(run.runId, MESSAGES, 120_000);
+    const steps = await p.waitSteps(run.runId, MESSAGES, 300_000);
     assert.deepEqual(steps.map((s) => s.n), Array.from({ length: MESSAGES }, (_, k) => k + 1), `session ${i}: every message once, in order`);
     for (let j = 0; j < MESSAGES; j++) {
       const m = message(i, j);
@@ -174,7 +218,7 @@ scenario("nothing lost under load: 20 sessions × 50 messages, mixed cohorts, ~1
   // Every session is still parked and answering.
   await Promise.all(runs.map((_, i) => send(`load-${i}`, { kind: "send", payload: { message: "are you there?" } })));
   for (const run of runs) {
-    const steps = await p.waitSteps(run.runId, MESSAGES + 1, 60_000);
+    const steps = await p.waitSteps(run.runId, MESSAGES + 1, 120_000);
     assert.equal(steps[MESSAGES]?.value?.payloads?.[0]?.message, "are you there?");
     assert.equal((await p.world.runs.get(run.runId)).status, "running");
   }

@@ -3,34 +3,33 @@
 // producer can hand it (binary values, undefined, non-JSON values, cycles).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { test } from "node:test";
-import { canon, cases, hookwire, hookwireBin, pkgDir, root } from "./helpers.mjs";
+import { canon, cases, ENCODE_DIRS, encodeExpectation, frozenOutput, hookwire, hookwireBin, pkgDir, TARGETS } from "./helpers.mjs";
 
 const encoder = createRequire(import.meta.url)(join(pkgDir, "encoder.cjs"));
-const TARGETS = { v1: { version: 1 }, "v0-deliver": { version: 0, variant: "deliver" }, "v0-send": { version: 0, variant: "send" } };
 
 function result(command, target) {
   try {
     return { ok: encoder.encode(command, target) };
   } catch (e) {
     assert.ok(e instanceof hookwire.SessionInboxWireError, `not a wire error: ${e}`);
-    return { error: { code: e.code, ...(e.path === undefined ? {} : { path: e.path }) } };
+    return { error: { code: e.code, ...(e.path === undefined ? {} : { path: e.path }), ...(e.code === "INCOMPATIBLE" ? { version: e.version } : {}) } };
   }
 }
 
-for (const c of cases("encode")) {
-  test(`encode ${c.name} matches the frozen bytes`, () => {
+for (const c of ENCODE_DIRS.flatMap((d) => cases(d))) {
+  test(`encode ${c.name} for every target matches the frozen bytes`, () => {
     for (const [name, target] of Object.entries(TARGETS)) {
       const r = result(c.command, target);
-      if (c.error) {
-        assert.equal(r.error?.code, c.error.code, name);
-        if (c.error.path !== undefined) assert.equal(r.error.path, c.error.path, name);
+      const want = encodeExpectation(c, name);
+      if (want.error) {
+        assert.equal(r.error?.code, want.error.code, name);
+        if (want.error.path !== undefined) assert.equal(r.error.path, want.error.path, name);
+        if (want.error.version !== undefined) assert.equal(r.error.version, want.error.version, name);
       } else {
-        const frozen = readFileSync(join(root, "artifacts", "session-inbox", "v1", "encode", `${c.name.slice(7)}.${name}.json`), "utf8");
-        assert.equal(canon(r.ok), frozen, name);
+        assert.equal(canon(r.ok), frozenOutput(c.name.split("/")[1], name), name);
       }
     }
   });
@@ -39,7 +38,8 @@ for (const c of cases("encode")) {
 test("the error class is the decoder's, shared by both entries", () => {
   assert.equal(encoder.SessionInboxWireError, hookwire.SessionInboxWireError);
   assert.throws(() => encoder.encode({ kind: "deliver", payloads: [], x: 1 }), (e) => e.code === "INVALID" && e.path === "/x" && /declared keys/.test(e.expected));
-  assert.throws(() => encoder.encode({ kind: "clear" }, { version: 2 }), { code: "UNSUPPORTED_TARGET" });
+  assert.throws(() => encoder.encode({ kind: "clear" }, { version: 7 }), { code: "UNSUPPORTED_TARGET" });
+  assert.throws(() => encoder.encode({ kind: "cancel", tasks: true }, { version: 5 }), (e) => e.code === "INCOMPATIBLE" && e.path === "/tasks" && e.version === 5);
   assert.throws(() => encoder.encode({ kind: "clear" }, "v1"), { code: "UNSUPPORTED_TARGET" });
 });
 
@@ -139,45 +139,57 @@ test("JS encoder and native CLI agree on 3000 generated commands", () => {
   assert.ok(ok > 500 && ok < 2900, `a useful mix of valid and invalid (${ok} valid)`);
 });
 
-test("negotiation: every rule, lookups counted, the inspected hook handed back", async () => {
-  const hooks = new Map();
-  const add = (token, runId, metadata) => hooks.set(token, { token, runId, metadata, id: `${token}#${runId}` });
-  add("stamped", "r1", { sessionInboxWireVersion: 1 });
-  add("eve:session:r2:inbox", "r2");
-  add("cont-3", "r3");
-  add("eve:session:r3:inbox", "r3");
-  add("cont-4", "r4");
-  add("cont-5", "r5");
-  add("eve:session:r5:inbox", "r9");
-  add("future", "r6", { sessionInboxWireVersion: 9 });
-  let calls = 0;
-  const lookup = async (token) => {
-    calls++;
-    return hooks.get(token) ?? null;
-  };
-  const deliver = { kind: "deliver", payloads: [] };
-  const expectations = [
-    ["stamped", { version: 1 }, 1],
-    ["eve:session:r2:inbox", { version: 0, variant: "send" }, 1],
-    ["cont-3", { version: 0, variant: "send" }, 2],
-    ["cont-4", { version: 0, variant: "deliver" }, 2],
-  ];
-  for (const [token, target, lookups] of expectations) {
-    calls = 0;
-    const n = await encoder.negotiate(deliver, { token }, lookup);
-    assert.deepEqual(n.target, target, token);
-    assert.equal(n.lookups, lookups);
-    assert.equal(calls, lookups);
-    assert.equal(n.resume.hook, hooks.get(token), "the inspected hook object itself");
+test("negotiation answers every fixture exactly as the CLI does, performing only the lookups it is asked for", async () => {
+  const cs = cases("negotiate");
+  const lines = cs.map((c) => JSON.stringify(c.request));
+  for (const c of cs) {
+    const hooks = c.request.hooks ?? [];
+    const asked = [];
+    const lookup = async (token) => {
+      asked.push(token);
+      return hooks.find((h) => h.token === token) ?? null;
+    };
+    let got;
+    try {
+      const n = await encoder.negotiate(c.request.command, c.request.destination, lookup, {
+        writeAtMost: c.writeAtMost,
+        stableInboxToken: c.request.stableInboxToken,
+      });
+      got = { ok: { target: n.target, lookups: n.lookups } };
+      assert.equal(asked.length, n.lookups, `${c.name}: lookups made`);
+      if (n.lookups > 0) assert.equal(n.resume.hook, hooks.find((h) => h.token === asked[0]), `${c.name}: the inspected hook object`);
+      else assert.equal(n.resume.token, c.answer.ok.resume.token, c.name);
+    } catch (e) {
+      assert.ok(e instanceof hookwire.SessionInboxWireError || e.code === "INVALID_REQUEST", `${c.name}: ${e}`);
+      got = { error: { code: e.code } };
+    }
+    const want = c.answer.ok ? { ok: { target: c.answer.ok.target, lookups: c.answer.ok.lookups } } : { error: { code: c.answer.error.code } };
+    assert.deepEqual(got, want, c.name);
   }
-  await assert.rejects(encoder.negotiate(deliver, { token: "cont-5" }, lookup), { code: "RUN_MISMATCH" });
-  await assert.rejects(encoder.negotiate(deliver, { token: "future" }, lookup), { code: "UNSUPPORTED_TARGET" });
-  await assert.rejects(encoder.negotiate(deliver, { token: "missing" }, lookup), { code: "UNSUPPORTED_TARGET" });
-  calls = 0;
-  const fast = await encoder.negotiate({ kind: "send", payload: {} }, { token: "eve:session:r2:inbox" }, lookup);
-  assert.deepEqual([fast.target, fast.lookups, fast.resume, calls], [{ version: 0, variant: "send" }, 0, { token: "eve:session:r2:inbox" }, 0]);
-  const saved = await encoder.negotiate(deliver, { address: { sessionId: "s", version: 1 } }, lookup);
-  assert.deepEqual([saved.target, saved.lookups, calls], [{ version: 1 }, 0, 0]);
-  await assert.rejects(encoder.negotiate(deliver, { address: { sessionId: "s", version: 5 } }, lookup), { code: "UNSUPPORTED_TARGET" });
+  // The same requests through the CLI, with each fixture's write ceiling.
+  for (const [i, c] of cs.entries()) {
+    const args = ["negotiate", "--lines", ...(c.writeAtMost ? ["--write-at-most", String(c.writeAtMost)] : [])];
+    const out = JSON.parse(execFileSync(hookwireBin(), args, { input: lines[i] + "\n", encoding: "utf8" }));
+    assert.equal(out.ok ? canon(out.ok.target) : out.error.code, c.answer.ok ? canon(c.answer.ok.target) : c.answer.error.code, c.name);
+  }
+});
+
+test("a lookup that fails refuses the negotiation; it is never taken for not found", async () => {
+  const deliver = { kind: "deliver", payloads: [] };
+  await assert.rejects(encoder.negotiate(deliver, { token: "c" }, async () => { throw new Error("timeout"); }), (e) => e.code === "LOOKUP_FAILED" && /timeout/.test(e.message));
+  for (const bad of [{}, true, 7, { token: "c", runId: 5 }, { run_id: "r", token: "c" }]) {
+    await assert.rejects(encoder.negotiate(deliver, { token: "c" }, () => bad), { code: "LOOKUP_FAILED" }, JSON.stringify(bad));
+  }
+  const inbox = (token) => (token === "c" ? { token: "c", runId: "r" } : { token, runId: 9 });
+  await assert.rejects(encoder.negotiate(deliver, { token: "c" }, inbox), { code: "LOOKUP_FAILED" });
+  await assert.rejects(encoder.negotiate(deliver, { token: "c" }, () => null), { code: "HOOK_NOT_FOUND" });
+});
+
+test("the write ceiling keeps a rollout rollback-safe", async () => {
+  const hook = { token: "c", runId: "r", metadata: { sessionInboxWireVersion: 6 } };
+  const n = await encoder.negotiate({ kind: "clear" }, { token: "c" }, () => hook, { writeAtMost: 5 });
+  assert.deepEqual(n.target, { version: 5 });
+  await assert.rejects(encoder.negotiate({ kind: "clear" }, { token: "c" }, () => hook, { writeAtMost: 9 }), { code: "INVALID_REQUEST" });
   assert.equal(encoder.stableInboxToken("run-1"), "eve:session:run-1:inbox");
+  assert.equal(encoder.stableInboxToken("run-1", "inbox/{runId}"), "inbox/run-1");
 });

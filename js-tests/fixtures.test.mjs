@@ -1,25 +1,25 @@
 // The frozen fixtures, decoded through pkg/: the same files the Rust tests read.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { test } from "node:test";
-import { canon, cases, hookwire, root } from "./helpers.mjs";
+import { canon, cases, DECODE_DIRS, decodeExpectation, ENCODE_DIRS, encodeExpectation, frozenOutput, hookwire, TARGETS } from "./helpers.mjs";
 
-for (const dir of ["v0", "v1", "chain"]) {
+for (const dir of DECODE_DIRS) {
   for (const c of cases(dir)) {
     test(`decode ${c.name}`, () => {
-      if (c.error) {
+      const want = decodeExpectation(c);
+      if (want.error) {
         assert.throws(
           () => hookwire.decode(c.input),
           (e) => {
             assert.ok(e instanceof hookwire.SessionInboxWireError);
             assert.ok(e instanceof Error);
             assert.equal(e.name, "SessionInboxWireError");
-            assert.equal(e.code, c.error.code);
-            if (c.error.version !== undefined) assert.equal(e.version, c.error.version);
+            assert.equal(e.code, want.error.code);
+            if (want.error.version !== undefined) assert.equal(e.version, want.error.version);
+            if (want.error.path !== undefined) assert.equal(e.path, want.error.path);
             if (e.code === "NEWER_VERSION") {
               assert.match(e.message, /newer/);
-              assert.ok(e.message.includes(String(c.error.version)) && e.message.includes(String(hookwire.WIRE_VERSION)));
+              assert.ok(e.message.includes(String(want.error.version)) && e.message.includes(String(hookwire.WIRE_VERSION)));
             }
             assert.ok(e.message.length > 10);
             return true;
@@ -27,28 +27,32 @@ for (const dir of ["v0", "v1", "chain"]) {
         );
       } else {
         const out = hookwire.decode(c.input);
-        assert.equal(canon(out), canon(c.expect));
+        assert.equal(canon(out), canon(want.expect));
         assert.ok(!("version" in out) && !("payload" in out));
       }
     });
   }
 }
 
-for (const c of cases("encode").filter((c) => !c.error)) {
-  test(`decode the frozen encoder output of ${c.name}`, () => {
-    for (const target of ["v1", "v0-deliver", "v0-send"]) {
-      const file = join(root, "artifacts", "session-inbox", "v1", "encode", `${c.name.slice(7)}.${target}.json`);
-      const wire = JSON.parse(readFileSync(file, "utf8"));
-      const expected = target === "v0-send" && c.decodedFromSend ? c.decodedFromSend : c.decoded;
-      assert.equal(canon(hookwire.decode(wire)), canon(expected), target);
-    }
-  });
+for (const dir of ENCODE_DIRS) {
+  for (const c of cases(dir)) {
+    test(`decode the frozen encoder outputs of ${c.name}`, () => {
+      const stem = c.name.split("/")[1];
+      for (const target of Object.keys(TARGETS)) {
+        const frozen = frozenOutput(stem, target);
+        if (frozen === undefined) continue;
+        const want = encodeExpectation(c, target);
+        const expected = want.ok ?? (target === "v0-send" && c.decodedFromSend ? c.decodedFromSend : c.decoded);
+        assert.equal(canon(hookwire.decode(JSON.parse(frozen))), canon(expected), target);
+      }
+    });
+  }
 }
 
 test("contract constants and the metadata helper", () => {
-  assert.equal(hookwire.WIRE_VERSION, 1);
+  assert.equal(hookwire.WIRE_VERSION, 6);
   assert.equal(hookwire.HOOK_METADATA_KEY, "sessionInboxWireVersion");
-  assert.deepEqual(hookwire.hookMetadata(), { sessionInboxWireVersion: 1 });
+  assert.deepEqual(hookwire.hookMetadata(), { sessionInboxWireVersion: 6 });
 });
 
 test("the package loads by require and by import, as one instance", async () => {

@@ -52,6 +52,41 @@ export function wasmResult(value) {
     return { ok: hookwire.decode(value) };
   } catch (e) {
     if (!(e instanceof hookwire.SessionInboxWireError)) throw e;
-    return { error: { code: e.code, ...(e.version === undefined ? {} : { version: e.version }) } };
+    return { error: { code: e.code, ...(e.version === undefined ? {} : { version: e.version }), ...(e.path === undefined ? {} : { path: e.path }) } };
   }
+}
+
+/** The decode fixture folders and the encode fixture folders, as the Rust drivers read them. */
+export const DECODE_DIRS = ["v0", "v1", "v2", "v3", "v4", "v5", "v6", "chain", "walk"];
+export const ENCODE_DIRS = ["encode", "encode-v6"];
+
+/** Every encoding target, by the CLI's name. */
+export const TARGETS = {
+  "v0-deliver": { version: 0, variant: "deliver" },
+  "v0-send": { version: 0, variant: "send" },
+  ...Object.fromEntries([1, 2, 3, 4, 5, 6].map((n) => [`v${n}`, { version: n }])),
+};
+
+const superseded = JSON.parse(readFileSync(join(root, "fixtures", "session-inbox", "superseded.json"), "utf8")).cases;
+
+/** A decode case's expectation: its own, or the one superseded.json gives a frozen case. */
+export function decodeExpectation(c) {
+  return superseded[c.name] ?? c;
+}
+
+/** What an encode case expects for target `t`: `{ ok: decoded }` or `{ error }`. */
+export function encodeExpectation(c, t) {
+  if (c.error) return { error: c.error };
+  if (c.refusedAt?.[t]) return { error: c.refusedAt[t] };
+  if (c.decodedAt?.[t]) return { ok: c.decodedAt[t] };
+  return { ok: t === "v0-send" && c.decodedFromSend ? c.decodedFromSend : c.decoded };
+}
+
+/** The frozen output of encode case `stem` for target `t`, wherever a version's encoder first wrote it. */
+export function frozenOutput(stem, t) {
+  for (let n = 1; n <= 6; n++) {
+    const file = join(root, "artifacts", "session-inbox", `v${n}`, "encode", `${stem}.${t}.json`);
+    if (existsSync(file)) return readFileSync(file, "utf8");
+  }
+  return undefined;
 }

@@ -72,7 +72,7 @@ test("decodes inside a fresh vm context, every delivery a new one", () => {
     assert.equal(newer.name, "SessionInboxWireError");
     assert.equal(newer.wire, true, "instanceof works inside the sandbox");
     assert.equal(clear.ok.kind, "clear");
-    assert.equal(ctx.metadata.sessionInboxWireVersion, 1);
+    assert.equal(ctx.metadata.sessionInboxWireVersion, 6);
   }
 });
 

@@ -9,7 +9,7 @@ export const MIX = [
   { kind: "deliver", payloads: [{ message: "a" }, { message: "b" }], requestId: "r" },
   { kind: "deliver", version: 1, payloads: [{ message: "x" }], payload: { message: "x" } },
   { kind: "cancel", taskId: "t" },
-  { kind: "clear", version: 2 },
+  { kind: "clear", version: 9 },
   null,
   { kind: "send", payload: [] },
   new Proxy({}, { get() { throw new Error("trap"); } }),

@@ -23,12 +23,7 @@ const tag = (v) => Object.prototype.toString.call(v);
 const BINARY = new Set(["[object Uint8Array]", "[object ArrayBuffer]", "[object URL]"]);
 
 function wireError(error) {
-  const e = new SessionInboxWireError(error.code, error.message);
-  if (error.path !== undefined) {
-    e.path = error.path;
-    e.expected = error.expected;
-  }
-  return e;
+  return new SessionInboxWireError(error.code, error.message, error.version, error.path, error.expected);
 }
 
 function invalid(path, expected, found) {

@@ -44,8 +44,10 @@ export const num = (h) => V[h];
 
 /** The handle of V[obj][SYMBOLS[key]], or -1 when it is undefined or reading it threw. */
 export function get(obj, key) {
+  const o = V[obj];
+  if (o === null || o === undefined) return -1;
   try {
-    const v = V[obj][SYMBOLS[key]];
+    const v = o[SYMBOLS[key]];
     return v === undefined ? -1 : hold(v);
   } catch {
     failed();

@@ -3,9 +3,9 @@
 import { decode, hookMetadata, HOOK_METADATA_KEY, SessionInboxWireError, WIRE_VERSION } from "hookwire";
 import type { SessionInboxValue, SessionInboxWireErrorCode, UserContentPart } from "hookwire";
 
-const metadata: { readonly sessionInboxWireVersion: 1 } = hookMetadata();
+const metadata: { readonly sessionInboxWireVersion: 6 } = hookMetadata();
 const key: "sessionInboxWireVersion" = HOOK_METADATA_KEY;
-const version: 1 = WIRE_VERSION;
+const version: 6 = WIRE_VERSION;
 
 export function handle(payload: unknown): string {
   let value: SessionInboxValue;
@@ -14,7 +14,8 @@ export function handle(payload: unknown): string {
   } catch (e) {
     if (e instanceof SessionInboxWireError) {
       const code: SessionInboxWireErrorCode = e.code;
-      return `${code} ${e.version ?? ""} ${metadata.sessionInboxWireVersion} ${key} ${version}`;
+      const where: string | undefined = code === "INVALID" ? e.path : undefined;
+      return `${code} ${e.version ?? ""} ${where ?? ""} ${metadata.sessionInboxWireVersion} ${key} ${version}`;
     }
     throw e;
   }
@@ -29,7 +30,7 @@ export function handle(payload: unknown): string {
     case "reset":
       return value.reason ?? "";
     case "cancel":
-      return `${value.taskId} ${value.turnId}`;
+      return `${value.taskId} ${value.turnId} ${value.tasks === true ? "and its tasks" : ""}`;
     case "session-timeout":
     case "clear":
     case "compact":
@@ -50,13 +51,21 @@ import type { SessionInboxCommand, SessionInboxTarget, SessionInboxWire } from "
 
 export async function produce(getHookByToken: (token: string) => Promise<{ token: string; runId: string; metadata?: unknown } | null>) {
   const command: SessionInboxCommand = { kind: "send", payload: { message: [{ type: "image", image: new Uint8Array(1) }] }, requestId: "r" };
-  const n = await negotiate(command, { token: stableInboxToken("run-1") }, getHookByToken);
+  const n = await negotiate(command, { token: stableInboxToken("run-1") }, getHookByToken, { writeAtMost: 5 });
   const target: SessionInboxTarget = n.target;
   const wire: SessionInboxWire = encode(command, target);
-  return [wire, "hook" in n.resume ? n.resume.hook.runId : n.resume.token] as const;
+  // The return type follows the target.
+  const v3 = encode(command, { version: 3 });
+  const three: 3 = v3.version;
+  const raw = encode(command, { version: 0, variant: "send" });
+  const sent: "send" | "session-timeout" | "clear" | "compact" | "reset" | "cancel" = raw.kind;
+  const cancel: SessionInboxCommand = { kind: "cancel", taskId: "t", tasks: true };
+  return [wire, three, sent, cancel, "hook" in n.resume ? n.resume.hook.runId : n.resume.token] as const;
 }
 
 // @ts-expect-error: a control carries no payloads
 export const badControl: SessionInboxCommand = { kind: "clear", payloads: [] };
 // @ts-expect-error: not a target
 export const badTarget: SessionInboxTarget = { version: 0 };
+// @ts-expect-error: not a version this build writes
+export const newerTarget: SessionInboxTarget = { version: 7 };

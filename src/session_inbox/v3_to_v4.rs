@@ -85,6 +85,9 @@ fn prefix<H: Host>(h: &mut H, list: &H::Value, n: u32) -> Result<H::Value, Decod
 
 /// One payload with its task rewritten, or `None` when nothing changes.
 fn payload<H: Host>(h: &mut H, p: &H::Value) -> Result<Option<H::Value>, DecodeError> {
+    if h.type_of(p) != Type::Object {
+        return Ok(None);
+    }
     let Some(task) = object(h, p, TASK)? else {
         return Ok(None);
     };

@@ -5,6 +5,7 @@
 // historic cohorts, reading payloads the way those builds did, with no decoder at all.
 import { createHook, getWorkflowMetadata } from "workflow";
 import { decode, hookMetadata, SessionInboxWireError } from "hookwire";
+import * as v1Build from "../vendor/hookwire-v1.cjs";
 
 export async function sessionDriver(token) {
   "use workflow";
@@ -18,6 +19,28 @@ export async function sessionDriver(token) {
       if (value.kind === "reset" && value.reason === "end of session") return n;
     } catch (e) {
       if (!(e instanceof SessionInboxWireError)) throw e;
+      await report(token, n, e.code, e.message);
+    }
+  }
+  return n;
+}
+
+/**
+ * A session pinned to an older deployment: its build's decoder reads versions 0 and 1 only (the
+ * frozen package of that build, vendor/hookwire-v1.cjs), and it stamps its hook accordingly.
+ */
+export async function sessionDriverV1(token) {
+  "use workflow";
+  const hook = createHook({ token, metadata: v1Build.hookMetadata() });
+  let n = 0;
+  for await (const payload of hook) {
+    n++;
+    try {
+      const value = v1Build.decode(payload);
+      await record(token, n, value);
+      if (value.kind === "reset" && value.reason === "end of session") return n;
+    } catch (e) {
+      if (!(e instanceof v1Build.SessionInboxWireError)) throw e;
       await report(token, n, e.code, e.message);
     }
   }
