@@ -12,7 +12,7 @@ const data = join(here, "..", "target", "e2e", "demo");
 const show = (v) => JSON.stringify(v);
 const say = (s = "") => console.log(s);
 
-say("\n5. The same contract on a real Workflow SDK run (world-local): workflows built by `workflow build`,");
+say("\n6. The same contract on a real Workflow SDK run (world-local): workflows built by `workflow build`,");
 say("   the session driver decoding with pkg/ inside the workflow VM, steps recording what it decoded.\n");
 build();
 rmSync(data, { recursive: true, force: true });
@@ -35,10 +35,28 @@ async function deliver(label, token, command, runId, expectSteps) {
   say(`     recorded  ${show(last.value ?? last)}`);
 }
 
-const command = { kind: "send", payload: { message: "Where is my order #1042?" }, requestId: "req-7" };
+const command = {
+  kind: "send",
+  payload: { message: "Where is my order #1042?" },
+  delivery: { channelKind: "web", channelName: "support", deliveryId: "d-1", acceptedDeploymentId: "dpl-6" },
+  requestId: "req-7",
+};
 const stamped = await p.api.start(p.workflow("sessionDriver"), ["demo-session"]);
 await p.hook("demo-session");
-await deliver("a current session (stamped hook, decodes with hookwire)", "demo-session", command, stamped.runId, 1);
+await deliver("a current session (stamped 6, decodes with this build's pkg/)", "demo-session", command, stamped.runId, 1);
+
+const pinned = await p.api.start(p.workflow("sessionDriverV1"), ["demo-pinned"]);
+await p.hook("demo-pinned");
+await deliver("a session pinned to a version 1 build (stamped 1, decodes with that build's decoder)", "demo-pinned", command, pinned.runId, 1);
+const cancel = { kind: "cancel", turnId: "turn-3", tasks: true };
+try {
+  const n = await encoder.negotiate(cancel, { token: "demo-pinned" }, p.lookup);
+  encoder.encode(cancel, n.target);
+  say("   (unexpectedly encoded)");
+} catch (e) {
+  say(`   the same pinned session, asked to cancel a turn's tasks: ${show(cancel)}`);
+  say(`     refused   ${e.code} at ${e.path} (version ${e.version}): nothing was written, the session never sees half a cancel`);
+}
 
 const rawSend = await p.api.start(p.workflow("legacyStableInbox"), []);
 const stable = encoder.stableInboxToken(rawSend.runId);
@@ -50,7 +68,7 @@ await p.hook("demo-continuation");
 await deliver("a ≤ 0.30.4 consumer (markerless continuation, reads the deliver envelope)", "demo-continuation", command, legacy.runId, 1);
 
 const hook = await p.hook("demo-session");
-const newer = { kind: "deliver", version: 2, payloads: [{ message: "from a newer deployment" }] };
+const newer = { kind: "deliver", version: 7, payloads: [{ message: "from a newer deployment" }], payload: {} };
 await p.api.resumeHook(hook, newer);
 const steps = await p.waitSteps(stamped.runId, 2);
 say("   a payload this build cannot read, resumed directly");
@@ -62,6 +80,6 @@ say(`   (decode of the first wire value, for comparison, outside the VM: ${show(
 await server.stop();
 await p.close();
 
-say("\n6. What a decoder adds to the workflow bundle (built by `workflow build`, inline source maps included):\n");
+say("\n7. What a decoder adds to the workflow bundle (built by `workflow build`, inline source maps included):\n");
 execFileSync(process.execPath, [join(here, "bench.mjs"), "--sizes-only"], { stdio: "inherit" });
 process.exit(0);

@@ -29,12 +29,14 @@ const inbox = [
   ["raw send command (0.30.5–0.31.0)", { kind: "send", payload: { message: [{ type: "image", image: new Uint8Array([137, 80, 78, 71]) }] } }],
   ["version 1 with its mirror", { kind: "deliver", version: 1, payloads: [{ message: "hi" }], payload: { message: "hi" } }],
   ["a control", { kind: "reset", version: 1, reason: "user asked" }],
-  ["a newer deployment's value", { kind: "deliver", version: 2, payloads: [] }],
+  ["version 6 cancelling a turn's tasks", { kind: "cancel", version: 6, turnId: "turn-3", tasks: true }],
+  ["a newer deployment's value", { kind: "deliver", version: 7, payloads: [], payload: {} }],
+  ["an envelope version 6 does not declare", { kind: "deliver", version: 6, payloads: "one", payload: {} }],
 ];
 const context = vm.createContext({ TextEncoder, TextDecoder, atob, URL, inbox: inbox.map(([, v]) => v) });
 vm.runInContext(code, context);
 
-console.log(`\n4. The same decoder in JS: pkg/ inlined into a ${code.length}-byte CommonJS workflow script,`);
+console.log(`\n5. The same decoder in JS: pkg/ inlined into a ${code.length}-byte CommonJS workflow script,`);
 console.log("   run in a fresh node:vm context (no require, no fs, synchronous wasm instantiation):");
 const show = (v) => JSON.stringify(v, (_k, x) => (x instanceof Uint8Array ? `Uint8Array(${x.length}) by reference` : x));
 inbox.forEach(([label], i) => {

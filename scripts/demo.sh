@@ -3,7 +3,7 @@
 # decode the same cohorts with pkg/ inside a fresh workflow-style sandbox.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh >/dev/null
+scripts/setup.sh
 cargo run --quiet --release -- demo
 node scripts/build-pkg.mjs >/dev/null 2>&1 || node scripts/build-pkg.mjs
 node scripts/demo-js.mjs

@@ -196,7 +196,14 @@ fn impurities(text: &str, module_dir: &str) -> Vec<String> {
         (
             up,
             vec!["crate::error", "crate::host", &symbols],
-            &["super::", "serde_json", "std::", "alloc::format", "alloc::string", "alloc::boxed"],
+            &[
+                "super::",
+                "serde_json",
+                "std::",
+                "alloc::format",
+                "alloc::string",
+                "alloc::boxed",
+            ],
         ),
         (down, vec!["crate::error"], &["super::", "std::"]),
     ];

@@ -3,9 +3,9 @@
 //! rendered from the Rust sources of truth so neither can drift. Tests compare the committed
 //! files with these renderings; `HOOKWIRE_BLESS=1 cargo test` rewrites them.
 
+use crate::decode::Check;
 use crate::decode::KindSpec;
 use crate::error::{message_template, ErrorCode, What};
-use crate::decode::Check;
 use crate::session_inbox::{producer_version, symbols::SYMBOLS, HOOK_METADATA_KEY, KINDS, WIRE_VERSION};
 use crate::shape::{named_defs, typescript, Shape};
 use std::fmt::Write as _;
@@ -73,11 +73,16 @@ fn current_wire() -> &'static Shape {
 /// Whether `d` is the current wire shape or one of its variants (the encoder's declarations
 /// render those; the decoder's render the decoded values instead).
 fn is_wire_variant(d: &crate::shape::Def) -> bool {
-    let Shape::Named(wire) = current_wire() else { return false };
+    let Shape::Named(wire) = current_wire() else {
+        return false;
+    };
     let Shape::Tagged { variants, .. } = &wire.shape else {
         return false;
     };
-    std::ptr::eq(*wire, d) || variants.iter().any(|v| matches!(v, Shape::Named(x) if std::ptr::eq(*x, d)))
+    std::ptr::eq(*wire, d)
+        || variants
+            .iter()
+            .any(|v| matches!(v, Shape::Named(x) if std::ptr::eq(*x, d)))
 }
 
 /// What the envelope check of contract §15 checks of a field, for the declarations.

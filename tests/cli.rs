@@ -208,3 +208,52 @@ fn a_closed_stdout_ends_the_stream_quietly() {
     assert!(out.status.code().is_some(), "killed by a signal");
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
+
+/// Run `hookwire args` with stdout on `stdout` (a file or a pipe end).
+fn with_stdout(args: &[&str], stdin: &[u8], stdout: std::process::Stdio) -> std::process::Output {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookwire"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(stdout)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_closed_pipe_stops_quietly_and_a_full_disk_exits_2() {
+    // A reader that goes away at once (`hookwire demo | true`): exit 0, no panic.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookwire"))
+        .arg("demo")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("panicked"));
+    if std::path::Path::new("/dev/full").exists() {
+        for (args, input) in [
+            (&["decode"][..], &b"{\"kind\":\"clear\"}"[..]),
+            (
+                &["decode", "--lines"][..],
+                &b"{\"kind\":\"clear\"}\n{\"kind\":\"reset\"}\n"[..],
+            ),
+            (&["demo"][..], &b""[..]),
+        ] {
+            let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+            let o = with_stdout(args, input, full.into());
+            assert_eq!(
+                o.status.code(),
+                Some(2),
+                "{args:?}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write"), "{args:?}");
+        }
+    }
+}

@@ -114,7 +114,10 @@ fn a_step_without_its_down_half_fails() {
     let path = root.join("src/session_inbox/v0.rs");
     let text = fs::read_to_string(&path).unwrap();
     fs::write(&path, text.replace("pub fn to_raw_send", "fn to_raw_send")).unwrap();
-    assert!(rules(&root, &REGISTRY).contains(&Rule::BothHalves), "the historic step's down half is v0.rs");
+    assert!(
+        rules(&root, &REGISTRY).contains(&Rule::BothHalves),
+        "the historic step's down half is v0.rs"
+    );
 }
 
 #[test]

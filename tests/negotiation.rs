@@ -6,9 +6,7 @@ mod common;
 
 use common::{cases, report};
 use hookwire::session_inbox::encode::{Target, V0Variant};
-use hookwire::session_inbox::target::{
-    answer_request, negotiate, start, Destination, Hook, Next, Options, Resume,
-};
+use hookwire::session_inbox::target::{answer_request, negotiate, start, Destination, Hook, Next, Options, Resume};
 use hookwire::ErrorCode;
 use serde_json::{json, Value};
 

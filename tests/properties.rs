@@ -102,19 +102,22 @@ fn arb_payload() -> impl Strategy<Value = Value> {
 /// beside it (which no step may touch).
 fn arb_usage() -> impl Strategy<Value = Value> {
     (0u32..100, prop::option::of(0u32..1000), any::<bool>()).prop_map(|(tokens, cost, adapter)| {
-        let usage = with(json!({"tokens": tokens}), "costUsd", cost.map(|c| json!(f64::from(c) / 100.0)));
+        let usage = with(
+            json!({"tokens": tokens}),
+            "costUsd",
+            cost.map(|c| json!(f64::from(c) / 100.0)),
+        );
         with(json!({"usage": usage}), "costUsd", adapter.then(|| json!("adapter")))
     })
 }
 
 /// A TaskV4 task: opaque views, agent requests and new-form input requests.
 fn arb_task() -> impl Strategy<Value = Value> {
-    let invoke = (text(), text()).prop_map(|(m, t)| {
-        json!({"kind": "agent-invoke", "invocationId": "i", "input": {"message": m, "target": t}})
-    });
-    let settled = arb_usage().prop_map(|u| {
-        json!({"kind": "agent-settled", "result": {"usage": u["usage"], "outcome": {"usageDelta": u["usage"]}}})
-    });
+    let invoke = (text(), text())
+        .prop_map(|(m, t)| json!({"kind": "agent-invoke", "invocationId": "i", "input": {"message": m, "target": t}}));
+    let settled = arb_usage().prop_map(
+        |u| json!({"kind": "agent-settled", "result": {"usage": u["usage"], "outcome": {"usageDelta": u["usage"]}}}),
+    );
     let agent = prop_oneof![invoke, settled].prop_map(|r| json!({"replyTo": "r", "taskId": "t", "request": r}));
     let input = (arb_json(), 0u32..5, any::<bool>()).prop_map(|(r, n, plural)| {
         let entry = json!({"replyTo": "r", "taskId": "t", "turnId": "u", "sequence": n, "stepIndex": 0});
@@ -253,15 +256,20 @@ fn arb_command() -> impl Strategy<Value = Value> {
         Just(json!({"kind": "clear"})),
         Just(json!({"kind": "compact"})),
         prop::option::of(text()).prop_map(|r| with(json!({"kind": "reset"}), "reason", r.map(Value::String))),
-        (prop::option::of(text()), prop::option::of(text()), prop::option::of(any::<bool>())).prop_map(|(t, u, all)| with(
-            with(
-                with(json!({"kind": "cancel"}), "taskId", t.map(Value::String)),
-                "turnId",
-                u.map(Value::String)
-            ),
-            "tasks",
-            all.map(Value::Bool)
-        )),
+        (
+            prop::option::of(text()),
+            prop::option::of(text()),
+            prop::option::of(any::<bool>())
+        )
+            .prop_map(|(t, u, all)| with(
+                with(
+                    with(json!({"kind": "cancel"}), "taskId", t.map(Value::String)),
+                    "turnId",
+                    u.map(Value::String)
+                ),
+                "tasks",
+                all.map(Value::Bool)
+            )),
     ];
     prop_oneof![send, deliver, control]
 }
@@ -322,7 +330,9 @@ fn expected(command: &Value, target: Target) -> Result<Value, u32> {
         }
         "send" => {
             out.insert("kind".into(), json!("deliver"));
-            let entries = cmd.get("delivery").map(|d| vec![with(d.clone(), "payloadIndex", Some(json!(0)))]);
+            let entries = cmd
+                .get("delivery")
+                .map(|d| vec![with(d.clone(), "payloadIndex", Some(json!(0)))]);
             (vec![cmd["payload"].clone()], entries)
         }
         "deliver" => {

@@ -103,7 +103,7 @@ fn run(args: &[String]) -> ExitCode {
             let version = flag("--version").map_or(Some(REGISTRY.current), |v| v.parse().ok());
             match version.filter(|v| (1..=WIRE_VERSION).contains(v)) {
                 Some(v) => {
-                    println!("{}", pretty(&(session_inbox::producer_version(v).json_schema)()));
+                    out(&pretty(&(session_inbox::producer_version(v).json_schema)()));
                     ExitCode::SUCCESS
                 }
                 None => {
@@ -121,10 +121,10 @@ fn run(args: &[String]) -> ExitCode {
                 eprintln!("error[{:?}]: {}", v.rule, v.message);
             }
             if violations.is_empty() {
-                println!(
-                    "{}: registry, version modules, migrations, tests and lock are consistent",
+                out(&format!(
+                    "{}: registry, version modules, steps, tests and lock are consistent",
                     REGISTRY.name
-                );
+                ));
                 ExitCode::SUCCESS
             } else {
                 ExitCode::FAILURE
@@ -132,7 +132,7 @@ fn run(args: &[String]) -> ExitCode {
         }
         Some("lock") => match artifacts::extend_lock(&root(), &REGISTRY) {
             Ok(added) => {
-                added.iter().for_each(|p| println!("locked {p}"));
+                added.iter().for_each(|p| out(&format!("locked {p}")));
                 ExitCode::SUCCESS
             }
             Err(e) => {
@@ -142,7 +142,7 @@ fn run(args: &[String]) -> ExitCode {
         },
         Some("removable") => {
             for r in session_inbox::REMOVABLE {
-                println!("{}\n  at:   {}\n  when: {}\n", r.what, r.site, r.when);
+                out(&format!("{}\n  at:   {}\n  when: {}\n", r.what, r.site, r.when));
             }
             ExitCode::SUCCESS
         }
@@ -151,13 +151,26 @@ fn run(args: &[String]) -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("help" | "--help" | "-h") => {
-            println!("{USAGE}");
+            out(USAGE);
             ExitCode::SUCCESS
         }
         _ => {
             eprintln!("{USAGE}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Print a line on stdout. A reader that went away (a closed pipe: `hookwire demo | head`) stops
+/// the program quietly; any other write error (a full disk) is an I/O failure, exit 2.
+fn out(text: &str) {
+    let mut stdout = io::stdout().lock();
+    if let Err(e) = writeln!(stdout, "{text}").and_then(|()| stdout.flush()) {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("hookwire: cannot write stdout: {e}");
+        std::process::exit(2);
     }
 }
 
@@ -276,7 +289,7 @@ fn one(file: Option<&str>, f: impl Fn(&Value) -> Result<Value, Failure>) -> Exit
     }
     match parse(&bytes).and_then(|v| f(&v)) {
         Ok(v) => {
-            println!("{}", canonical::to_string(&v));
+            out(&canonical::to_string(&v));
             ExitCode::SUCCESS
         }
         Err(e) => fail(&e),
@@ -329,6 +342,16 @@ fn lines(answer: fn(&[u8]) -> String) -> ExitCode {
     lines_with(answer)
 }
 
+/// A reader that went away (a closed pipe) stops the stream quietly; any other write error (a
+/// full disk) is an I/O failure: exit 2, so no caller takes a truncated answer for a whole one.
+fn write_failed(e: &io::Error) -> ExitCode {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        return ExitCode::SUCCESS;
+    }
+    eprintln!("hookwire: cannot write stdout: {e}");
+    ExitCode::from(2)
+}
+
 fn lines_with(answer: impl Fn(&[u8]) -> String) -> ExitCode {
     let mut input = io::BufReader::with_capacity(1 << 16, io::stdin().lock());
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
@@ -351,15 +374,14 @@ fn lines_with(answer: impl Fn(&[u8]) -> String) -> ExitCode {
         let answer = answer(text);
         let written = out.write_all(answer.as_bytes()).and_then(|()| out.write_all(b"\n"));
         let flushed = written.and_then(|()| if input.buffer().is_empty() { out.flush() } else { Ok(()) });
-        if flushed.is_err() {
-            // The reader went away (a closed pipe): stop quietly.
-            return ExitCode::SUCCESS;
+        if let Err(e) = flushed {
+            return write_failed(&e);
         }
     }
-    if out.flush().is_err() {
-        return ExitCode::SUCCESS;
+    match out.flush() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => write_failed(&e),
     }
-    ExitCode::SUCCESS
 }
 
 fn pretty(v: &Value) -> String {
@@ -367,21 +389,35 @@ fn pretty(v: &Value) -> String {
 }
 
 fn demo() {
-    let say = |s: &str| println!("{s}");
-    say("hookwire demo — the session inbox wire contract, both sides\n");
-    say("1. A producer encodes one `send` command for each kind of receiver:");
+    let say = out;
+    let line = |v: &Value| canonical::to_string(v);
+    say("hookwire demo — the session inbox wire contract, both sides, across versions 0 to 6\n");
+    say("1. A version 6 producer encodes one `send` command for each kind of receiver it may meet:");
     let command = json!({
         "kind": "send",
         "payload": {"message": "Where is my order #1042?", "interaction": {"channel": "web"}},
-        "delivery": {"channelKind": "web", "channelName": "support", "deliveryId": "d-1"},
+        "delivery": {"channelKind": "web", "channelName": "support", "deliveryId": "d-1", "acceptedDeploymentId": "dpl-6"},
+        "caller": {"callId": "call-1", "subagentName": "researcher", "replyTo": {"kind": "hook", "token": "reply-1"},
+                   "activityObserver": {"sink": {"url": "https://observe.example/a", "version": 1}}},
         "requestId": "req-7"
     });
-    say(&format!("   command: {}", canonical::to_string(&command)));
+    say(&format!("   command: {}", line(&command)));
     for (name, why) in [
-        ("v1", "a stamped hook: metadata {sessionInboxWireVersion: 1}"),
+        (
+            "v6",
+            "a session of this build (metadata {sessionInboxWireVersion: 6}): nothing dropped",
+        ),
+        (
+            "v3",
+            "a session pinned to a version 3 build: it reads the observer (2) and acceptedDeploymentId (3)",
+        ),
+        (
+            "v1",
+            "a session pinned to a version 1 build: down steps 3 → 2 and 2 → 1 drop both",
+        ),
         (
             "v0-send",
-            "a markerless stable inbox (builds 0.30.5–0.31.0 read .payload)",
+            "a markerless stable inbox (builds 0.30.5–0.31.0 read .payload); acceptedDeploymentId kept",
         ),
         (
             "v0-deliver",
@@ -391,29 +427,48 @@ fn demo() {
         let target = Target::from_name(name).unwrap_or(Target::CURRENT);
         match encode(&command, target) {
             Ok(wire) => {
-                let back = session_inbox::decode(&wire).map(|d| canonical::to_string(&d));
+                let back = session_inbox::decode(&wire).map(|d| line(&d));
                 say(&format!(
                     "   → {name:<10} for {why}\n     wire:    {}\n     decoded: {}",
-                    canonical::to_string(&wire),
+                    line(&wire),
                     show(back)
                 ));
             }
             Err(e) => say(&format!("   → {name}: error[{}] {}", e.code.as_str(), e.message)),
         }
     }
-    say("\n2. The encoder validates the complete value once; a bad command never reaches the wire:");
+    say("\n2. An older receiver that cannot carry an operation gets nothing, never a part of it:");
+    let cancel = json!({"kind": "cancel", "turnId": "turn-3", "tasks": true});
+    for name in ["v6", "v5"] {
+        let target = Target::from_name(name).unwrap_or(Target::CURRENT);
+        let answer = match encode(&cancel, target) {
+            Ok(wire) => format!("wire {}", line(&wire)),
+            Err(e) => format!(
+                "error[{}] at {} (version {:?}): {}",
+                e.code.as_str(),
+                e.path,
+                e.version.unwrap_or(0),
+                e.message
+            ),
+        };
+        say(&format!("   {} for {name}\n     → {answer}", line(&cancel)));
+    }
+    say("\n3. The encoder validates the complete value once; a bad command never reaches the wire:");
     let bad = json!({"kind": "deliver", "payloads": [{"message": [{"type": "text", "text": 42}]}]});
     match encode(&bad, Target::CURRENT) {
         Ok(_) => say("   (unexpectedly accepted)"),
         Err(e) => say(&format!(
             "   {}\n   → error[{}] at {}: expected {}",
-            canonical::to_string(&bad),
+            line(&bad),
             e.code.as_str(),
             e.path,
             e.expected
         )),
     }
-    say("\n3. The decoder reads every cohort ever persisted, and refuses what it cannot read:");
+    say("\n4. The decoder reads every cohort ever persisted, walking the steps up to version 6, and refuses");
+    say("   what it cannot read:");
+    let old_form = json!({"taskId": "task-1", "hookPayload": {"childContinuationToken": "child-1",
+        "event": {"requests": [{"prompt": "Proceed?"}, {"prompt": "Which branch?"}], "sequence": 4, "stepIndex": 2, "turnId": "turn-7"}}});
     let cohorts = [
         (
             "legacy deliver envelope (≤ 0.30.4)",
@@ -429,18 +484,34 @@ fn demo() {
             json!({"kind": "deliver", "version": 1, "payloads": [{"message": "hi"}], "payload": {"message": "hi"}}),
         ),
         (
+            "version 3 with an old-form input request (rewritten by the 3 → 4 step)",
+            json!({"kind": "deliver", "version": 3, "payloads": [{"task": {"inputRequests": [old_form]}}], "payload": {}}),
+        ),
+        (
+            "version 6 cancelling a turn's tasks",
+            json!({"kind": "cancel", "version": 6, "turnId": "turn-3", "tasks": true}),
+        ),
+        (
             "a newer deployment's value",
-            json!({"kind": "deliver", "version": 2, "payloads": []}),
+            json!({"kind": "deliver", "version": 7, "payloads": [], "payload": {}}),
+        ),
+        (
+            "version 2 carrying task operations only version 4 has",
+            json!({"kind": "deliver", "version": 2, "payloads": [{"task": {"agentRequests": []}}], "payload": {}}),
+        ),
+        (
+            "an envelope that is not what version 6 declares",
+            json!({"kind": "deliver", "version": 6, "payloads": [{}, "two"], "payload": {}}),
         ),
         ("a quoted version", json!({"kind": "clear", "version": "1"})),
         ("a raw send without payload", json!({"kind": "send"})),
         ("an unknown kind", json!({"kind": "explode", "version": 1})),
     ];
     for (label, value) in cohorts {
-        let decoded = session_inbox::decode(&value).map(|d| canonical::to_string(&d));
+        let decoded = session_inbox::decode(&value).map(|d| line(&d));
         say(&format!(
             "   {label}\n     in:  {}\n     out: {}",
-            canonical::to_string(&value),
+            line(&value),
             show(decoded)
         ));
     }
@@ -451,6 +522,7 @@ fn demo() {
 fn show(r: Result<String, DecodeError>) -> String {
     match r {
         Ok(s) => s,
+        Err(e) if e.detail.at.is_some() => format!("error[{}] at {}: {e}", e.code.as_str(), e.path()),
         Err(e) => format!("error[{}] {e}", e.code.as_str()),
     }
 }

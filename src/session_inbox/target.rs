@@ -515,7 +515,10 @@ pub fn answer_request(request: &Value, options: &Options) -> Value {
             Err(e) => return malformed(&e),
         }
     }
-    let hooks = request.get("hooks").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    let hooks = request
+        .get("hooks")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
     let mut next = start::<Hook>(command, &dest, &options);
     loop {
         match next {

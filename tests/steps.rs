@@ -1,0 +1,176 @@
+//! Every version step is a pair (contract §11): `up` then `down` on every valid value of version
+//! N−1 the fixtures hold (the decode fixtures whose input version N−1's frozen shape accepts, and
+//! every frozen encoder output for target N−1) gives the value back — except exactly the
+//! documented differences, which this file names step by step.
+
+mod common;
+
+use common::{cases, frozen_output, DECODE_DIRS, ENCODE_DIRS};
+use hookwire::chain::Step;
+use hookwire::json::JsonHost;
+use hookwire::session_inbox::symbols::SYMBOLS;
+use hookwire::session_inbox::{producer_version, steps, WIRE_VERSION};
+use hookwire::ErrorCode;
+use serde_json::{json, Value};
+
+/// Every valid value of version `n` the fixtures hold, with a name.
+fn values_of(n: u32) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    for dir in DECODE_DIRS {
+        for case in cases(dir) {
+            let input = &case.data["input"];
+            if input.get("version").and_then(Value::as_f64) == Some(f64::from(n))
+                && producer_version(n).validate(input).is_ok()
+            {
+                out.push((case.name.clone(), input.clone()));
+            }
+        }
+    }
+    for dir in ENCODE_DIRS {
+        for case in cases(dir) {
+            let stem = case.name.rsplit('/').next().unwrap_or("").to_string();
+            if let Some(rel) = frozen_output(&stem, &format!("v{n}")) {
+                let text = std::fs::read_to_string(common::root().join(&rel)).unwrap();
+                out.push((rel, serde_json::from_str(&text).unwrap()));
+            }
+        }
+    }
+    out
+}
+
+/// `up` (decoder side) then `down` (encoder side) of the step `from → from + 1`.
+fn round_trip(step: &Step<JsonHost>, v: &Value) -> Result<Value, ErrorCode> {
+    let up = (step.up)(&mut JsonHost::new(SYMBOLS), v).map_err(|e| e.code)?;
+    let mut upper = up.unwrap_or_else(|| {
+        let mut bumped = v.clone();
+        bumped["version"] = json!(step.to);
+        bumped
+    });
+    // No validity check of `upper` here: a version 3 task is opaque, so up 3 → 4 can give a task
+    // TaskV4 would not accept (the decoder trusts interiors; only the encoder validates).
+    let map = upper.as_object_mut().unwrap();
+    (producer_version(step.to).down)(map).map_err(|e| e.code)?;
+    Ok(upper)
+}
+
+/// What a round trip through `from → from + 1` is documented to give for `v`.
+fn documented(from: u32, v: &Value) -> Result<Value, ErrorCode> {
+    let mut out = v.clone();
+    let tasks = || {
+        let payloads = v["payloads"].as_array().into_iter().flatten();
+        payloads.chain(v.get("payload")).map(|p| &p["task"]).collect::<Vec<_>>()
+    };
+    match from {
+        // up 1 → 2 gives a deliver without the mirror `payload: {}`, and version 1 may carry it.
+        1 if v["kind"] == "deliver" && v.get("payload").is_none() => {
+            out["payload"] = json!({});
+        }
+        // up 3 → 4 refuses an old-form input request it cannot rewrite into a valid entry.
+        3 if tasks().iter().any(|t| {
+            t["inputRequests"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(malformed_old_form)
+        }) =>
+        {
+            return Err(ErrorCode::MisdeclaredVersion);
+        }
+        // down 4 → 3 refuses task operations, whatever up 3 → 4 made of them.
+        3 if tasks()
+            .iter()
+            .any(|t| t.get("agentRequests").is_some() || t.get("inputRequests").is_some()) =>
+        {
+            return Err(ErrorCode::Incompatible);
+        }
+        // down 5 → 4 deletes costUsd at exactly the three usage reports (lossy by design).
+        4 => {
+            let strip = |x: Option<&mut Value>| {
+                if let Some(Value::Object(m)) = x {
+                    m.remove("costUsd");
+                }
+            };
+            let mut payloads: Vec<&mut Value> = Vec::new();
+            for (key, p) in out.as_object_mut().unwrap().iter_mut() {
+                match key.as_str() {
+                    "payloads" => payloads.extend(p.as_array_mut().into_iter().flatten()),
+                    "payload" => payloads.push(p),
+                    _ => {}
+                }
+            }
+            for p in payloads {
+                for view in p
+                    .pointer_mut("/task/views")
+                    .and_then(Value::as_array_mut)
+                    .into_iter()
+                    .flatten()
+                {
+                    strip(view.get_mut("usage"));
+                }
+                for r in p
+                    .pointer_mut("/task/agentRequests")
+                    .and_then(Value::as_array_mut)
+                    .into_iter()
+                    .flatten()
+                {
+                    strip(r.pointer_mut("/request/result/usage"));
+                    strip(r.pointer_mut("/request/result/outcome/usageDelta"));
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(out)
+}
+
+/// An old-form input request (no `replyTo`, a `hookPayload`) that is not rewritable (contract §16).
+fn malformed_old_form(entry: &Value) -> bool {
+    if !entry.is_object() || entry.get("replyTo").is_some() || entry.get("hookPayload").is_none() {
+        return false;
+    }
+    let counter = |v: &Value| v.as_f64().is_some_and(|n| n >= 0.0 && n.fract() == 0.0);
+    let event = &entry["hookPayload"]["event"];
+    let well_formed = entry["hookPayload"]["childContinuationToken"].is_string()
+        && event.is_object()
+        && event["requests"].is_array()
+        && counter(&event["sequence"])
+        && counter(&event["stepIndex"])
+        && event["turnId"].is_string();
+    !well_formed
+}
+
+#[test]
+fn up_then_down_gives_every_value_back_but_the_documented_differences() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for step in steps::<JsonHost>().iter().filter(|s| s.from >= 1) {
+        let values = values_of(step.from);
+        assert!(
+            !values.is_empty(),
+            "no valid fixture of version {} to run step {} → {} on",
+            step.from,
+            step.from,
+            step.to
+        );
+        for (name, v) in values {
+            checked += 1;
+            let canon = |r: Result<Value, ErrorCode>| r.map(|v| hookwire::canonical::to_string(&v));
+            let got = canon(round_trip(step, &v));
+            let want = canon(documented(step.from, &v));
+            if got != want {
+                failures.push(format!(
+                    "{} → {} on {name}: expected {want:?}, got {got:?}",
+                    step.from, step.to
+                ));
+            }
+        }
+    }
+    assert!(checked > 100, "too few values ({checked})");
+    common::report(failures);
+}
+
+#[test]
+fn every_step_is_registered_up_to_the_current_version() {
+    let froms: Vec<u32> = steps::<JsonHost>().iter().map(|s| s.from).collect();
+    assert_eq!(froms, (0..WIRE_VERSION).collect::<Vec<_>>());
+}
