@@ -21,7 +21,7 @@ export const MIX = [
   { kind: "session-timeout", version: 1 },
   { kind: "compact", version: 1 },
   // rejects
-  { kind: "deliver", version: 2, payloads: [] },
+  { kind: "deliver", version: 7, payloads: [], payload: {} },
   { kind: "clear", version: "1" },
   { kind: "send" },
   { kind: "explode", version: 1 },

@@ -23,10 +23,15 @@ corpus() { # seed a target's corpus from the fixtures
     const root = "fixtures/session-inbox";
     let n = 0;
     const put = (v) => fs.writeFileSync(path.join(dir, "seed-" + n++), JSON.stringify(v));
-    for (const sub of fs.readdirSync(root)) for (const f of fs.readdirSync(path.join(root, sub))) {
-      const c = JSON.parse(fs.readFileSync(path.join(root, sub, f), "utf8"));
-      if (target === "encode" && c.command !== undefined) { put(c.command); put({ command: c.command, target: { version: 0, variant: "send" } }); }
-      if (target !== "encode" && target !== "negotiate" && c.input !== undefined) put(c.input);
+    const targets = [{ version: 0, variant: "send" }, { version: 0, variant: "deliver" }, ...[1, 2, 3, 4, 5, 6].map((version) => ({ version }))];
+    for (const sub of fs.readdirSync(root)) {
+      if (!fs.statSync(path.join(root, sub)).isDirectory()) continue;
+      for (const f of fs.readdirSync(path.join(root, sub))) {
+        const c = JSON.parse(fs.readFileSync(path.join(root, sub, f), "utf8"));
+        if (target === "encode" && c.command !== undefined) { put(c.command); for (const t of targets) put({ command: c.command, target: t }); }
+        if (target !== "encode" && target !== "negotiate" && c.input !== undefined) put(c.input);
+        if (target === "negotiate" && c.request !== undefined) put({ command: c.request.command, ...c.request.destination, hooks: c.request.hooks ?? [] });
+      }
     }
     if (target === "negotiate") {
       put({ command: { kind: "send", payload: {} }, token: "eve:session:r:inbox", hooks: [] });

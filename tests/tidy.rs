@@ -15,6 +15,12 @@ const DECODE_PATH: &[&str] = &[
     "src/error.rs",
     "src/session_inbox/symbols.rs",
     "src/session_inbox/v0_to_v1.rs",
+    "src/session_inbox/declared.rs",
+    "src/session_inbox/v1_to_v2.rs",
+    "src/session_inbox/v2_to_v3.rs",
+    "src/session_inbox/v3_to_v4.rs",
+    "src/session_inbox/v4_to_v5.rs",
+    "src/session_inbox/v5_to_v6.rs",
 ];
 
 fn decode_code(rel: &str) -> String {

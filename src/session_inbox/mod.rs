@@ -62,23 +62,23 @@ pub const REGISTRY: Registry = Registry {
         },
         VersionEntry {
             version: 2,
-            shipped: false,
+            shipped: true,
         },
         VersionEntry {
             version: 3,
-            shipped: false,
+            shipped: true,
         },
         VersionEntry {
             version: 4,
-            shipped: false,
+            shipped: true,
         },
         VersionEntry {
             version: 5,
-            shipped: false,
+            shipped: true,
         },
         VersionEntry {
             version: 6,
-            shipped: false,
+            shipped: true,
         },
     ],
     steps: &[(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6)],
