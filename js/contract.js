@@ -1,6 +1,8 @@
 // Generated from the Rust sources by `HOOKWIRE_BLESS=1 cargo test`; do not edit.
+export const FAMILY = "session-inbox";
+export const ERROR_CLASS = "SessionInboxWireError";
 export const WIRE_VERSION = 6;
-export const HOOK_METADATA_KEY = "sessionInboxWireVersion";
+export const CAPABILITY_KEY = "sessionInboxWireVersion";
 export const SYMBOLS = ["version", "kind", "payload", "payloads", "auth", "caller", "deliveryMetadata", "requestId", "taskDeliveryId", "turnPolicy", "delivery", "payloadIndex", "reason", "taskId", "turnId", "deliver", "send", "session-timeout", "clear", "compact", "reset", "cancel", "tasks", "task", "inputRequests", "agentRequests", "replyTo", "hookPayload", "childContinuationToken", "event", "requests", "request", "sequence", "stepIndex", "queue", "steer"];
 export const CODES = ["", "NOT_OBJECT", "MALFORMED_VERSION", "NEWER_VERSION", "MIGRATION", "LEGACY_SHAPE", "UNKNOWN_KIND", "MISDECLARED_VERSION", "INVALID", "UNSUPPORTED_TARGET", "RUN_MISMATCH", "INCOMPATIBLE", "HOOK_NOT_FOUND", "LOOKUP_FAILED"];
 export const DETAILS = [
@@ -33,6 +35,7 @@ export const DETAILS = [
   "a boolean",
   "one of the field's declared strings",
   "an object with a string kind",
+  "the action of an unversioned turn-result must be an object with a string kind",
 ];
 export const MESSAGES = {
   NOT_OBJECT: "a wire value must be a plain object, not {detail}",

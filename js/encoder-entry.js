@@ -7,11 +7,12 @@
 // functions, symbols, bigints and cycles are INVALID, with a JSON pointer — and sets binary
 // values (Uint8Array, ArrayBuffer, URL) aside where the contract allows them (the image/data of
 // a message part), putting the very same objects back into the wire value.
-import { __wbg_set_wasm, encode_json, negotiate_json } from "hookwire:glue";
+import { __wbg_set_wasm, encode_json, negotiate_json, turn_control_encode_json, turn_control_negotiate_json } from "hookwire:glue";
 import { exportsOf, IMPORTS, WASM_BASE64 } from "hookwire:wasm";
-import { HOOK_METADATA_KEY, SessionInboxWireError, WIRE_VERSION } from "./hookwire.cjs";
+import { HOOK_METADATA_KEY, SessionInboxWireError, WireError, WIRE_VERSION } from "./hookwire.cjs";
+import { TurnControlWireError, WIRE_VERSION as TURN_CONTROL_WIRE_VERSION } from "./turn-control.cjs";
 
-export { HOOK_METADATA_KEY, SessionInboxWireError, WIRE_VERSION };
+export { HOOK_METADATA_KEY, SessionInboxWireError, TurnControlWireError, WireError, WIRE_VERSION };
 
 const bytes = Uint8Array.from(atob(WASM_BASE64), (c) => c.charCodeAt(0));
 const exports = exportsOf(new WebAssembly.Instance(new WebAssembly.Module(bytes), IMPORTS).exports);
@@ -22,12 +23,12 @@ const MAX_DEPTH = 2000;
 const tag = (v) => Object.prototype.toString.call(v);
 const BINARY = new Set(["[object Uint8Array]", "[object ArrayBuffer]", "[object URL]"]);
 
-function wireError(error) {
-  return new SessionInboxWireError(error.code, error.message, error.version, error.path, error.expected);
+function wireError(error, ErrorClass = SessionInboxWireError) {
+  return new ErrorClass(error.code, error.message, error.version, error.path, error.expected);
 }
 
-function invalid(path, expected, found) {
-  return wireError({ code: "INVALID", message: `invalid wire value at ${path || "the root"}: expected ${expected}, found ${found}`, path, expected });
+function invalid(path, expected, found, ErrorClass) {
+  return wireError({ code: "INVALID", message: `invalid wire value at ${path || "the root"}: expected ${expected}, found ${found}`, path, expected }, ErrorClass);
 }
 
 /** The command's place of `path` in the wire value a send becomes (payload → payloads/0). */
@@ -39,11 +40,12 @@ function wirePath(kind, path) {
 const escape = (k) => k.replaceAll("~", "~0").replaceAll("/", "~1");
 
 /** JSON text of a command, checked, with binaries replaced by tokens kept in `binaries`. */
-function jsonText(command, binaries, token) {
+function jsonText(command, binaries, token, ErrorClass = SessionInboxWireError) {
   const kind = command && typeof command === "object" ? command.kind : undefined;
-  const binaryPlace = kind === "send" ? /^\/payload\/message\/\d+\/(image|data)$/ : /^\/payloads\/\d+\/message\/\d+\/(image|data)$/;
+  const binaryPlace =
+    ErrorClass !== SessionInboxWireError ? /^$/ : kind === "send" ? /^\/payload\/message\/\d+\/(image|data)$/ : /^\/payloads\/\d+\/message\/\d+\/(image|data)$/;
   const seen = new Set();
-  const fail = (path, expected, found) => invalid(wirePath(kind, path), expected, found);
+  const fail = (path, expected, found) => invalid(ErrorClass === SessionInboxWireError ? wirePath(kind, path) : path, expected, found, ErrorClass);
   const write = (v, path, depth) => {
     switch (typeof v) {
       case "string":
@@ -88,7 +90,7 @@ function jsonText(command, binaries, token) {
         throw fail(path, "a JSON value", t.slice(8, -1));
       }
     } catch (e) {
-      if (e instanceof SessionInboxWireError) throw e;
+      if (e instanceof WireError) throw e;
       throw fail(path, "a readable value", `a value that threw while read (${e && e.message})`);
     } finally {
       seen.delete(v);
@@ -190,3 +192,38 @@ export async function negotiate(command, destination, lookup, options = {}) {
   const { target, resume } = answer.ok;
   return { target, lookups: answer.ok.lookups, resume: answer.ok.lookups > 0 ? { hook: inspected } : { token: resume.token } };
 }
+
+/**
+ * Turn control (contract §14), for the turn workflow: `encode(command, target)` writes the value
+ * for `{ version: 1 }` (default) or `{ version: 0 }` (a driver without the capability), with the
+ * command's own `action` object in it (passed through by reference, never rebuilt);
+ * `negotiate(capabilities, { writeAtMost })` is the pure choice of target from the driver's
+ * capabilities (no lookups). Both throw TurnControlWireError.
+ */
+export const turnControl = {
+  WIRE_VERSION: TURN_CONTROL_WIRE_VERSION,
+  encode(command, target = { version: TURN_CONTROL_WIRE_VERSION }) {
+    const text = command === undefined ? "null" : jsonText(command, [], "\u0000", TurnControlWireError);
+    let targetText;
+    try {
+      targetText = JSON.stringify(target) ?? "null";
+    } catch {
+      targetText = "null";
+    }
+    const answer = JSON.parse(turn_control_encode_json(text, targetText));
+    if (answer.error) throw wireError(answer.error, TurnControlWireError);
+    if (answer.ok.kind === "turn-result") answer.ok.action = command.action;
+    return answer.ok;
+  },
+  negotiate(capabilities, options = {}) {
+    let caps;
+    try {
+      caps = capabilities === undefined ? null : JSON.parse(JSON.stringify(capabilities) ?? "null");
+    } catch {
+      caps = null;
+    }
+    const answer = JSON.parse(turn_control_negotiate_json(JSON.stringify({ capabilities: caps, writeAtMost: options.writeAtMost ?? null })));
+    if (answer.error) throw wireError(answer.error, TurnControlWireError);
+    return answer.ok.target;
+  },
+};

@@ -1,7 +1,9 @@
 // Generated from the Rust sources by `HOOKWIRE_BLESS=1 cargo test`; do not edit.
 
 import type { AuthContext, Caller, DeliverPayload, DeliveryEntry, SessionInboxWireError } from "./hookwire.cjs";
-export { HOOK_METADATA_KEY, SessionInboxWireError, WIRE_VERSION } from "./hookwire.cjs";
+import type { TurnControlValue } from "./turn-control.cjs";
+export { HOOK_METADATA_KEY, SessionInboxWireError, WireError, WIRE_VERSION } from "./hookwire.cjs";
+export { TurnControlWireError } from "./turn-control.cjs";
 
 /** Deliver payloads to the session; payload is the mirror for pinned raw-send readers. (SessionInbox.V6.Deliver) */
 export type SessionInboxDeliverV6 = { readonly kind: "deliver"; readonly version: 6; readonly payloads: readonly DeliverPayload[]; readonly payload: DeliverPayload; readonly auth?: AuthContext | null; readonly caller?: Caller; readonly deliveryMetadata?: readonly DeliveryEntry[]; readonly requestId?: string; readonly taskDeliveryId?: string; readonly turnPolicy?: "queue" | "steer"; };
@@ -107,3 +109,16 @@ export declare function negotiate<H extends InspectedHook>(
 ): Promise<Negotiated<H>>;
 /** The stable inbox token of a run (`template` defaults to `eve:session:{runId}:inbox`). */
 export declare function stableInboxToken(runId: string, template?: string): string;
+
+/** A turn-control command: the wire value without `version`. */
+export type TurnControlCommand = TurnControlValue;
+/** A turn-control target: version 1 or, for a driver without the capability, 0. */
+export type TurnControlTarget = { readonly version: 0 | 1 };
+/** Turn control (contract §14), for the turn workflow. Throws TurnControlWireError. */
+export declare const turnControl: {
+  readonly WIRE_VERSION: 1;
+  /** The value for the target (default: the current version); `action` is the command's own object. */
+  encode<const T extends TurnControlTarget = { readonly version: 1 }>(command: TurnControlCommand, target?: T): T extends { readonly version: 0 } ? TurnControlValue : TurnControlValue & { readonly version: T["version"] };
+  /** The target for a driver's capabilities (`{ turnControlWireVersion: N }`, or anything else for an older driver). */
+  negotiate(capabilities: unknown, options?: { readonly writeAtMost?: 1 }): TurnControlTarget;
+};

@@ -1,129 +1,31 @@
-// The package entry of pkg/: the session inbox decoder for JS workflow bundles.
-//
-// The wasm bytes are inlined (base64) and instantiated synchronously at import with
-// `new WebAssembly.Module` / `new WebAssembly.Instance`: no fs, require, fetch, dynamic import
-// or async init, so it runs inside a workflow sandbox (a fresh node:vm context per delivery).
-// Errors are built here from the codes the wasm module leaves behind; no string is formatted
-// in wasm.
-import { __wbg_set_wasm, decode as wasmDecode, error_code, error_detail, error_index, error_version } from "hookwire:glue";
-import { WASM_BASE64, IMPORTS, exportsOf } from "hookwire:wasm";
-import { CODES, DETAILS, HOOK_METADATA_KEY, MESSAGES, SYMBOLS, WIRE_VERSION } from "./contract.js";
-import { mark, settle, V } from "./host.js";
+// The package entry of pkg/ (`hookwire`): the session inbox decoder for JS workflow bundles.
+// The wasm is inlined and instantiated synchronously at import (js/decoder.js).
+import { CAPABILITY_KEY, WIRE_VERSION } from "hookwire:contract";
+import { decoder, memoryStats } from "./decoder.js";
+import { WireError } from "./wire-error.js";
 
-export { HOOK_METADATA_KEY, WIRE_VERSION };
+export { memoryStats, WireError, WIRE_VERSION };
+export const HOOK_METADATA_KEY = CAPABILITY_KEY;
 
 /**
- * Why a value could not be decoded: the only error `decode` throws. `version` names the version
- * involved; `path` (a JSON pointer) and `expected` say where an envelope is INVALID.
+ * Why a session inbox value could not be decoded: the only error `decode` throws. `version`
+ * names the version involved; `path` (a JSON pointer) and `expected` say where an envelope is
+ * INVALID. `family` is "session-inbox".
  */
-export class SessionInboxWireError extends Error {
+export class SessionInboxWireError extends WireError {
   constructor(code, message, version, path, expected) {
-    super(message);
-    this.name = "SessionInboxWireError";
-    this.code = code;
-    if (version !== undefined) this.version = version;
-    if (path !== undefined) {
-      this.path = path;
-      this.expected = expected;
-    }
+    super("session-inbox", code, message, version, path, expected);
   }
 }
+Object.defineProperty(SessionInboxWireError.prototype, "name", { value: "SessionInboxWireError", writable: true, configurable: true });
 
 /** The metadata a consumer stamps on createHook. */
 export function hookMetadata() {
   return { [HOOK_METADATA_KEY]: WIRE_VERSION };
 }
 
-function base64Bytes(text) {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
-let startFailure = null;
-let module = null;
-let wasm = null;
-
-/** Instantiate the module (again, after an exception unwound through it and left it suspect). */
-function start() {
-  const exports = exportsOf(new WebAssembly.Instance(module, IMPORTS).exports);
-  __wbg_set_wasm(exports);
-  exports.__wbindgen_start();
-  wasm = exports;
-}
-
-try {
-  if (typeof WebAssembly !== "object" || WebAssembly === null) {
-    throw new Error("there is no WebAssembly global in this context");
-  }
-  module = new WebAssembly.Module(base64Bytes(WASM_BASE64));
-  start();
-} catch (cause) {
-  const why = cause && cause.message ? cause.message : String(cause);
-  startFailure = new Error(
-    `hookwire: the session inbox decoder cannot start because WebAssembly is unavailable here (${why}); ` +
-      "a sandbox that forbids wasm code generation cannot run it",
-    { cause },
-  );
-  startFailure.name = "HookwireStartError";
-}
-
-function message(code, version, detail, path) {
-  return MESSAGES[code]
-    .replace("{version}", String(version))
-    .replace("{current}", String(WIRE_VERSION))
-    .replace("{path}", path)
-    .replace("{detail}", detail);
-}
-
 /**
  * Decode a session inbox value of any version: a fresh normalized object whose opaque subtrees
  * are the input's own references. Throws SessionInboxWireError, and nothing else.
  */
-export function decode(value) {
-  if (startFailure !== null) throw startFailure;
-  const base = V.length;
-  V.push(value);
-  const m = mark();
-  let r;
-  try {
-    r = wasmDecode(base);
-  } catch {
-    // Something unwound through the module (the stack ran out inside a getter, say): its stack
-    // pointer cannot be trusted any more, so the next decode runs on a fresh instance.
-    r = -2;
-    start();
-  }
-  const out = r < 0 ? undefined : V[r];
-  V.length = base;
-  if (settle(m) || r === -2) {
-    throw new SessionInboxWireError("NOT_OBJECT", message("NOT_OBJECT", NaN, DETAILS[7], ""));
-  }
-  if (r >= 0) return out;
-  const code = CODES[error_code()];
-  const version = error_version();
-  const where = error_detail();
-  const detail = DETAILS[where & 255];
-  const key = (where >> 8) - 1;
-  const index = error_index();
-  const path =
-    key < 0 ? undefined : `/${SYMBOLS[key].replaceAll("~", "~0").replaceAll("/", "~1")}${index < 0 ? "" : `/${index}`}`;
-  throw new SessionInboxWireError(
-    code,
-    message(code, version, detail, path ?? ""),
-    Number.isNaN(version) ? undefined : version,
-    path,
-    detail,
-  );
-}
-
-/**
- * The decoder's own resources: wasm linear memory bytes, externref table slots, and the value
- * handles held between decodes (always 0: a decode releases its handles when it returns).
- */
-export function memoryStats() {
-  if (startFailure !== null) throw startFailure;
-  const table = wasm.__wbindgen_externrefs;
-  return { memoryBytes: wasm.memory.buffer.byteLength, tableSlots: table ? table.length : 0, handles: V.length };
-}
+export const decode = decoder(SessionInboxWireError);

@@ -105,9 +105,9 @@ export type SessionInboxCancel = {
 };
 
 /**
- * A decoded session inbox value (contract §4, §11, §15): one per kind. Decode checks the
- * version, the kind and the envelope (each declared top-level field's JSON type, as each field
- * says); everything inside those fields is trusted as the validating encoder wrote it.
+ * A decoded session-inbox value (contract §4, §15): one per kind. Decode checks the version, the
+ * kind and the envelope (each declared top-level field's JSON type, as each field says);
+ * everything inside those fields is trusted as the validating encoder wrote it.
  */
 export type SessionInboxValue =
   | SessionInboxDeliver
@@ -118,18 +118,28 @@ export type SessionInboxValue =
   | SessionInboxCancel;
 
 /** A stable error code. */
-export type SessionInboxWireErrorCode = "NOT_OBJECT" | "MALFORMED_VERSION" | "NEWER_VERSION" | "MIGRATION" | "LEGACY_SHAPE" | "UNKNOWN_KIND" | "MISDECLARED_VERSION" | "INVALID" | "UNSUPPORTED_TARGET" | "RUN_MISMATCH" | "INCOMPATIBLE" | "HOOK_NOT_FOUND" | "LOOKUP_FAILED";
+export type WireErrorCode = "NOT_OBJECT" | "MALFORMED_VERSION" | "NEWER_VERSION" | "MIGRATION" | "LEGACY_SHAPE" | "UNKNOWN_KIND" | "MISDECLARED_VERSION" | "INVALID" | "UNSUPPORTED_TARGET" | "RUN_MISMATCH" | "INCOMPATIBLE" | "HOOK_NOT_FOUND" | "LOOKUP_FAILED";
 
-/** Why a value could not be decoded. The only error `decode` throws. */
-export declare class SessionInboxWireError extends Error {
-  readonly name: "SessionInboxWireError";
-  readonly code: SessionInboxWireErrorCode;
+/** The base of every family's error class: one class, shared by every hookwire entry in a realm. */
+export declare class WireError extends Error {
+  /** The family whose value could not be decoded or encoded (`session-inbox`, `turn-control`). */
+  readonly family: string;
+  readonly code: WireErrorCode;
   /** The version involved, when there is one (the value's, or the version that cannot carry it). */
   readonly version?: number;
   /** INVALID (and INCOMPATIBLE from the encoder): a JSON pointer to the offending place. */
   readonly path?: string;
   /** INVALID: what was expected there. */
   readonly expected?: string;
+}
+
+/** The stable error codes (every family shares them). */
+export type SessionInboxWireErrorCode = WireErrorCode;
+
+/** Why a session inbox value could not be decoded. The only error `decode` throws. */
+export declare class SessionInboxWireError extends WireError {
+  readonly name: "SessionInboxWireError";
+  readonly family: "session-inbox";
 }
 
 /** The current session inbox wire version. */
@@ -143,5 +153,5 @@ export declare function hookMetadata(): { readonly sessionInboxWireVersion: 6 };
  * are the input's own references. Throws SessionInboxWireError, and nothing else.
  */
 export declare function decode(value: unknown): SessionInboxValue;
-/** The decoder's own resources, for soak tests: wasm memory bytes and externref table slots. */
-export declare function memoryStats(): { readonly memoryBytes: number; readonly tableSlots: number };
+/** The decoder's own resources, for soak tests: wasm memory bytes, externref table slots, and the value handles held between decodes (0). */
+export declare function memoryStats(): { readonly memoryBytes: number; readonly tableSlots: number; readonly handles: number };

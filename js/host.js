@@ -5,7 +5,7 @@
 // counted, and the package entry compares the count before and after a decode, so a decode that
 // hit one reports it instead of guessing. A decode pushes onto `V` and the entry truncates it back
 // afterwards (a nested decode, from a getter, stacks above and truncates to its own base).
-import { SYMBOLS } from "./contract.js";
+import { SYMBOLS } from "hookwire:contract";
 
 const INDEX = new Map(SYMBOLS.map((s, i) => [s, i]));
 /** The values of the decodes in progress, by handle. */

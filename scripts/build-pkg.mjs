@@ -68,34 +68,50 @@ function compile(name, feature, outDir, env = {}) {
 rmSync(pkg, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 const esbuild = await import("esbuild");
-const aliases = (m) => ({ "hookwire:glue": m.glue, "hookwire:wasm": m.inline, "hookwire:host": join(root, "js", "host.js") });
+const aliases = (m, contract = "contract.js") => ({
+  "hookwire:glue": m.glue,
+  "hookwire:wasm": m.inline,
+  "hookwire:host": join(root, "js", "host.js"),
+  "hookwire:contract": join(root, "js", contract),
+});
 
-// The decoder. Bundled as ESM, then the single trailing `export{…}` becomes
-// `module.exports={…}`: the same CommonJS file esbuild's cjs format would give, without its
-// ~0.5 KB of interop helpers. Node's cjs-module-lexer reads the literal, so
-// `import { decode } from "hookwire"` works too.
+/**
+ * Bundle a decoder entry as ESM, then turn the single trailing `export{…}` into
+ * `module.exports={…}`: the same CommonJS file esbuild's cjs format would give, without its
+ * ~0.5 KB of interop helpers. Node's cjs-module-lexer reads the literal, so
+ * `import { decode } from "hookwire"` works too. It ships a source map without sourcesContent:
+ * a workflow bundler that inlines its own source map (the Workflow SDK's does) then maps into
+ * js/ instead of copying the minified file, base64 wasm included, into every bundle a second time.
+ */
+async function decoderEntry(entry, out, module, contract) {
+  const built = await esbuild.build({
+    entryPoints: [join(root, "js", entry)],
+    outfile: join(pkg, out),
+    write: false, bundle: true, format: "esm", platform: "neutral", target: "es2022", minify: true,
+    sourcemap: "external", sourcesContent: false,
+    legalComments: "none", alias: aliases(module, contract), logLevel: "warning",
+  });
+  const esm = built.outputFiles.find((f) => f.path.endsWith(".cjs")).text;
+  const map = JSON.parse(built.outputFiles.find((f) => f.path.endsWith(".map")).text);
+  // Name the sources, do not point at files: a bundler would read them back from disk.
+  map.sources = map.sources.map((s) => `hookwire:${s.replace(/^(\.\.\/)+/, "").replace(/^target\/wasm\//, "generated/")}`);
+  const tail = /export\{([^}]*)\};?\s*$/.exec(esm);
+  if (!tail || esm.indexOf("export{") !== tail.index) throw new Error("expected exactly one trailing export statement");
+  const entries = tail[1].split(",").map((pair) => {
+    const [local, exported = local] = pair.trim().split(/\s+as\s+/);
+    return `${exported}:${local}`;
+  });
+  const code = `${esm.slice(0, tail.index)}module.exports={${entries.join(",")}};\n//# sourceMappingURL=${out}.map\n`;
+  return { code, map };
+}
+
+// The decoders: one module per family, each entry self-contained.
 const decoder = compile("hookwire", "wasm", "pkg");
-// It ships a source map without sourcesContent: a workflow bundler that inlines its own source
-// map (the Workflow SDK's does) then maps into js/entry.js instead of copying this minified file,
-// base64 wasm included, into every workflow bundle a second time.
-const built = await esbuild.build({
-  entryPoints: [join(root, "js", "entry.js")],
-  outfile: join(pkg, "hookwire.cjs"),
-  write: false, bundle: true, format: "esm", platform: "neutral", target: "es2022", minify: true,
-  sourcemap: "external", sourcesContent: false,
-  legalComments: "none", alias: aliases(decoder), logLevel: "warning",
+const session = await decoderEntry("entry.js", "hookwire.cjs", decoder, "contract.js");
+const turnControl = compile("turn-control", "wasm-turn-control", "target/wasm/turn-control-pack", {
+  CARGO_TARGET_DIR: join(root, "target", "wasm-turn-control"),
 });
-const esm = built.outputFiles.find((f) => f.path.endsWith(".cjs")).text;
-const map = JSON.parse(built.outputFiles.find((f) => f.path.endsWith(".map")).text);
-// Name the sources, do not point at files: a bundler would read them back from disk.
-map.sources = map.sources.map((s) => `hookwire:${s.replace(/^(\.\.\/)+/, "").replace(/^target\/wasm\//, "generated/")}`);
-const tail = /export\{([^}]*)\};?\s*$/.exec(esm);
-if (!tail || esm.indexOf("export{") !== tail.index) throw new Error("expected exactly one trailing export statement");
-const entries = tail[1].split(",").map((pair) => {
-  const [local, exported = local] = pair.trim().split(/\s+as\s+/);
-  return `${exported}:${local}`;
-});
-const decoderEntry = `${esm.slice(0, tail.index)}module.exports={${entries.join(",")}};\n//# sourceMappingURL=hookwire.cjs.map\n`;
+const turn = await decoderEntry("turn-control-entry.js", "turn-control.cjs", turnControl, "turn-control-contract.js");
 
 // The encoder: server-side, so plain esbuild cjs; it shares the decoder entry's error class.
 // Server-side, so it is built for speed (opt-level 3) rather than size.
@@ -107,16 +123,19 @@ const encoder = compile("encoder", "wasm-encoder", "target/wasm/encoder-pack", {
 await esbuild.build({
   entryPoints: [join(root, "js", "encoder-entry.js")],
   outfile: join(pkg, "encoder.cjs"), bundle: true, format: "cjs", platform: "node", target: "es2022", minify: true,
-  legalComments: "none", alias: aliases(encoder), external: ["./hookwire.cjs"], logLevel: "warning",
+  legalComments: "none", alias: aliases(encoder), external: ["./hookwire.cjs", "./turn-control.cjs"], logLevel: "warning",
 });
 
 for (const f of ["hookwire.js", "hookwire_bg.js", "hookwire_bg.wasm.d.ts", "hookwire.d.ts", ".gitignore"]) {
   rmSync(join(pkg, f), { force: true });
 }
-writeFileSync(join(pkg, "hookwire.cjs"), decoderEntry);
-writeFileSync(join(pkg, "hookwire.cjs.map"), JSON.stringify(map));
+writeFileSync(join(pkg, "hookwire.cjs"), session.code);
+writeFileSync(join(pkg, "hookwire.cjs.map"), JSON.stringify(session.map));
 writeFileSync(join(pkg, "hookwire_bg.wasm"), decoder.bytes);
-for (const [from, to] of [["hookwire.d.ts", "hookwire"], ["encoder.d.ts", "encoder"]]) {
+writeFileSync(join(pkg, "turn-control.cjs"), turn.code);
+writeFileSync(join(pkg, "turn-control.cjs.map"), JSON.stringify(turn.map));
+writeFileSync(join(pkg, "turn-control_bg.wasm"), turnControl.bytes);
+for (const [from, to] of [["hookwire.d.ts", "hookwire"], ["encoder.d.ts", "encoder"], ["turn-control.d.ts", "turn-control"]]) {
   const dts = readFileSync(join(root, "js", from));
   writeFileSync(join(pkg, `${to}.d.ts`), dts);
   writeFileSync(join(pkg, `${to}.d.cts`), dts);
@@ -129,12 +148,16 @@ writeFileSync(
     {
       name: "hookwire",
       version,
-      description: "The session inbox wire contract for JS: a tiny synchronous WebAssembly decoder for workflow bundles (main entry) and the validating encoder for server code (hookwire/encoder).",
+      description: "Versioned wire contracts for durable workflow hook payloads in JS: tiny synchronous WebAssembly decoders for workflow bundles (the session inbox: main entry; turn control: hookwire/turn-control) and the validating encoder for server code (hookwire/encoder).",
       license: "MIT OR Apache-2.0",
       main: "./hookwire.cjs",
       types: "./hookwire.d.ts",
-      exports: { ".": "./hookwire.cjs", "./encoder": "./encoder.cjs", "./package.json": "./package.json" },
-      files: ["hookwire.cjs", "hookwire.cjs.map", "hookwire.d.ts", "hookwire.d.cts", "hookwire_bg.wasm", "encoder.cjs", "encoder.d.ts", "encoder.d.cts"],
+      exports: { ".": "./hookwire.cjs", "./turn-control": "./turn-control.cjs", "./encoder": "./encoder.cjs", "./package.json": "./package.json" },
+      files: [
+        "hookwire.cjs", "hookwire.cjs.map", "hookwire.d.ts", "hookwire.d.cts", "hookwire_bg.wasm",
+        "turn-control.cjs", "turn-control.cjs.map", "turn-control.d.ts", "turn-control.d.cts", "turn-control_bg.wasm",
+        "encoder.cjs", "encoder.d.ts", "encoder.d.cts",
+      ],
       sideEffects: false,
     },
     null,
@@ -142,4 +165,4 @@ writeFileSync(
   ) + "\n",
 );
 writeFileSync(join(pkg, ".gitignore"), "*\n");
-console.log(`pkg/: hookwire.cjs ${decoderEntry.length} B (wasm ${decoder.bytes.length} B); encoder.cjs ${readFileSync(join(pkg, "encoder.cjs")).length} B (wasm ${encoder.bytes.length} B)`);
+console.log(`pkg/: hookwire.cjs ${session.code.length} B (wasm ${decoder.bytes.length} B); turn-control.cjs ${turn.code.length} B (wasm ${turnControl.bytes.length} B); encoder.cjs ${readFileSync(join(pkg, "encoder.cjs")).length} B (wasm ${encoder.bytes.length} B)`);

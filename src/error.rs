@@ -132,6 +132,8 @@ table! {
         ExpectEnum = 27 => "one of the field's declared strings",
         /// Expected: an object with a string `kind`.
         ExpectKindedObject = 28 => "an object with a string kind",
+        /// An unversioned `turn-result` whose `action` is not an object with a string `kind`.
+        TurnResultAction = 29 => "the action of an unversioned turn-result must be an object with a string kind",
     }
 }
 
@@ -194,6 +196,7 @@ detail_consts!(
     ExpectBool,
     ExpectEnum,
     ExpectKindedObject,
+    TurnResultAction,
 );
 
 impl Detail {

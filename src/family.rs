@@ -1,6 +1,9 @@
 //! What a payload family declares about itself: its name, its versions and which of them have
-//! shipped. The registry guard (`guard.rs`) and the artifact lock read this; the decoder reads
-//! only `current` and `initial` (through its `Chain`).
+//! shipped (`Registry`); on the producer side, each version's frozen shape and `down` step
+//! (`ProducerVersion`); and the one description every surface (the CLI, the generators, the
+//! conformance tests) takes a family by (`FamilyDesc`). The registry guard (`guard.rs`) and the
+//! artifact lock read the registry; the decoder reads only `current` and `initial` (through its
+//! `Chain`). This module must never import a family.
 
 /// One registered version of a family's wire shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,7 +19,7 @@ pub struct VersionEntry {
 pub struct Registry {
     /// The family's name in file paths (`session-inbox`).
     pub name: &'static str,
-    /// The folder of its version modules, relative to the crate root (`src/session_inbox`).
+    /// The folder of its version modules, relative to the crate root (`src/<family>`).
     pub module_dir: &'static str,
     /// The newest version.
     pub current: u32,
@@ -33,5 +36,90 @@ impl Registry {
     /// Whether `version` has shipped (the unversioned era always has).
     pub fn is_shipped(&self, version: u32) -> bool {
         Some(version) == self.initial || self.versions.iter().any(|e| e.version == version && e.shipped)
+    }
+}
+
+/// What the producer side knows of one version: its frozen shape and its `down` step.
+#[cfg(feature = "std")]
+pub struct ProducerVersion {
+    /// The version.
+    pub version: u32,
+    /// Its complete wire shape.
+    pub wire: &'static crate::shape::Shape,
+    /// Its JSON Schema `$id`.
+    pub schema_id: &'static str,
+    /// Its canonical JSON Schema.
+    pub json_schema: fn() -> serde_json::Value,
+    /// `down` to the version before (for the first versioned shape: the family's conversion to
+    /// its unversioned era, chosen by the target, or nothing).
+    pub down: fn(&mut serde_json::Map<String, serde_json::Value>) -> Result<(), crate::EncodeError>,
+}
+
+#[cfg(feature = "std")]
+impl ProducerVersion {
+    /// Validate a complete value against this version's frozen shape.
+    pub fn validate(&self, value: &serde_json::Value) -> Result<(), crate::EncodeError> {
+        self.wire.validate(value)
+    }
+}
+
+/// One family, as every surface takes it: the CLI (`--family`), the generators and the shared
+/// conformance checks. Adding a family is writing one of these in its folder and registering it
+/// in `lib.rs`'s `FAMILIES`.
+#[cfg(feature = "std")]
+pub struct FamilyDesc {
+    /// The version registry (its `name` is the family's name: `session-inbox`).
+    pub registry: &'static Registry,
+    /// The symbol table of its decoder.
+    pub symbols: &'static [&'static str],
+    /// The JS error class of its decoder entry (`SessionInboxWireError`).
+    pub error_class: &'static str,
+    /// The key a consumer advertises its version under (`sessionInboxWireVersion`).
+    pub capability_key: &'static str,
+    /// Every versioned shape, 1 ..= current, with its `down` step.
+    pub producer: &'static [ProducerVersion],
+    /// Decode a value given as parsed JSON.
+    pub decode: fn(&serde_json::Value) -> Result<serde_json::Value, crate::DecodeError>,
+    /// Encode a command for a target given as JSON: `{"ok": wire}` or `{"error": …}`.
+    pub encode: fn(serde_json::Value, &serde_json::Value) -> serde_json::Value,
+    /// Answer one `negotiate --lines` request with a write ceiling (1 ..= current).
+    pub negotiate: fn(&serde_json::Value, u32) -> serde_json::Value,
+    /// The temporary compatibility paths and their removal conditions.
+    pub removable: &'static [crate::removable::Removable],
+    /// Every target it encodes for, by CLI name (`v0-send`, `v1`, …).
+    pub targets: &'static [&'static str],
+}
+
+/// A CLI target name as the JSON target every family's encoder takes: `v0-send` →
+/// `{"version":0,"variant":"send"}`, `v3` → `{"version":3}`; anything else stays a string (and
+/// the family's encoder answers `UNSUPPORTED_TARGET`).
+#[cfg(feature = "std")]
+pub fn target_json(name: &str) -> serde_json::Value {
+    use serde_json::json;
+    match name {
+        "v0-deliver" => json!({"version": 0, "variant": "deliver"}),
+        "v0-send" => json!({"version": 0, "variant": "send"}),
+        n => match n
+            .strip_prefix('v')
+            .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+        {
+            Some(d) => d
+                .parse::<u64>()
+                .map_or_else(|_| json!(name), |v| json!({ "version": v })),
+            None => json!(name),
+        },
+    }
+}
+
+#[cfg(feature = "std")]
+impl FamilyDesc {
+    /// The family's name (`session-inbox`).
+    pub fn name(&self) -> &'static str {
+        self.registry.name
+    }
+
+    /// The producer side of `version`, if this build has it.
+    pub fn version(&self, version: u32) -> Option<&'static ProducerVersion> {
+        self.producer.iter().find(|p| p.version == version)
     }
 }

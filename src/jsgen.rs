@@ -1,14 +1,46 @@
-//! Generated JS: the contract constants and message templates the package entry needs
-//! (`js/contract.js`) and the TypeScript declarations of the package (`js/hookwire.d.ts`), both
-//! rendered from the Rust sources of truth so neither can drift. Tests compare the committed
-//! files with these renderings; `HOOKWIRE_BLESS=1 cargo test` rewrites them.
+//! Generated JS, per family: the contract constants and message templates a decoder entry needs
+//! (`js/contract.js`, `js/turn-control-contract.js`) and the TypeScript declarations of the
+//! package (`js/hookwire.d.ts`, `js/turn-control.d.ts`, `js/encoder.d.ts`), all rendered from the
+//! Rust sources of truth so none can drift. Tests compare the committed files with these
+//! renderings; `HOOKWIRE_BLESS=1 cargo test` rewrites them.
 
 use crate::decode::Check;
 use crate::decode::KindSpec;
 use crate::error::{message_template, ErrorCode, What};
-use crate::session_inbox::{producer_version, symbols::SYMBOLS, HOOK_METADATA_KEY, KINDS, WIRE_VERSION};
+use crate::family::FamilyDesc;
+use crate::session_inbox::{producer_version, HOOK_METADATA_KEY, WIRE_VERSION};
 use crate::shape::{named_defs, typescript, Shape};
 use std::fmt::Write as _;
+
+/// What the generators need of a family's decoder.
+pub struct Decoded {
+    /// The family.
+    pub family: &'static FamilyDesc,
+    /// The kinds and projected fields of its current version.
+    pub kinds: &'static [KindSpec],
+    /// The prefix of its decoded types' names (`SessionInbox` → `SessionInboxDeliver`).
+    pub prefix: &'static str,
+}
+
+impl Decoded {
+    fn current_wire(&self) -> &'static Shape {
+        self.family.producer[self.family.producer.len() - 1].wire
+    }
+}
+
+/// The session inbox's decoder, for the generators.
+pub const SESSION_INBOX: Decoded = Decoded {
+    family: &crate::session_inbox::FAMILY,
+    kinds: crate::session_inbox::KINDS,
+    prefix: "SessionInbox",
+};
+
+/// The turn-control decoder, for the generators.
+pub const TURN_CONTROL: Decoded = Decoded {
+    family: &crate::turn_control::FAMILY,
+    kinds: crate::turn_control::KINDS,
+    prefix: "",
+};
 
 const HEADER: &str = "Generated from the Rust sources by `HOOKWIRE_BLESS=1 cargo test`; do not edit.";
 
@@ -16,9 +48,16 @@ fn js_string(s: &str) -> String {
     crate::canonical::to_string(&serde_json::Value::String(s.into()))
 }
 
-/// `js/contract.js`: the symbol table, codes and details by their `repr`, the decode message
-/// templates (the first six codes are the decoder's), constants.
+/// `js/contract.js`: the session inbox's decoder tables.
 pub fn contract_js() -> String {
+    contract_js_for(&SESSION_INBOX)
+}
+
+/// A decoder entry's tables: the family and its error class, the symbol table, codes and
+/// details by their `repr`, the decode message templates, the current version and the key a
+/// consumer advertises it under.
+pub fn contract_js_for(d: &Decoded) -> String {
+    let f = d.family;
     let mut codes = vec![String::from("\"\"")];
     codes.extend(ErrorCode::ALL.iter().map(|c| js_string(c.as_str())));
     let details: Vec<String> = What::ALL.iter().map(|d| js_string(d.text())).collect();
@@ -27,13 +66,11 @@ pub fn contract_js() -> String {
         .map(|c| format!("  {}: {},", c.as_str(), js_string(message_template(*c))))
         .collect();
     let mut out = format!("// {HEADER}\n");
-    let _ = writeln!(out, "export const WIRE_VERSION = {WIRE_VERSION};");
-    let _ = writeln!(
-        out,
-        "export const HOOK_METADATA_KEY = {};",
-        js_string(HOOK_METADATA_KEY)
-    );
-    let symbols: Vec<String> = SYMBOLS.iter().map(|s| js_string(s)).collect();
+    let _ = writeln!(out, "export const FAMILY = {};", js_string(f.name()));
+    let _ = writeln!(out, "export const ERROR_CLASS = {};", js_string(f.error_class));
+    let _ = writeln!(out, "export const WIRE_VERSION = {};", f.registry.current);
+    let _ = writeln!(out, "export const CAPABILITY_KEY = {};", js_string(f.capability_key));
+    let symbols: Vec<String> = f.symbols.iter().map(|s| js_string(s)).collect();
     let _ = writeln!(out, "export const SYMBOLS = [{}];", symbols.join(", "));
     let _ = writeln!(out, "export const CODES = [{}];", codes.join(", "));
     let _ = writeln!(out, "export const DETAILS = [\n  {},\n];", details.join(",\n  "));
@@ -53,8 +90,8 @@ fn render_def(out: &mut String, d: &crate::shape::Def) {
     );
 }
 
-fn type_name(kind: &str) -> String {
-    let mut out = String::from("SessionInbox");
+fn type_name(prefix: &str, kind: &str) -> String {
+    let mut out = String::from(prefix);
     for word in kind.split('-') {
         let mut c = word.chars();
         if let Some(first) = c.next() {
@@ -65,24 +102,26 @@ fn type_name(kind: &str) -> String {
     out
 }
 
-/// The current wire shape and its variants (`SessionInboxDeliverV6`, …).
+/// The session inbox's current wire shape and its variants (`SessionInboxDeliverV6`, …).
 fn current_wire() -> &'static Shape {
     producer_version(WIRE_VERSION).wire
 }
 
-/// Whether `d` is the current wire shape or one of its variants (the encoder's declarations
+/// Whether `d` is the wire shape `wire` or one of its variants (the encoder's declarations
 /// render those; the decoder's render the decoded values instead).
-fn is_wire_variant(d: &crate::shape::Def) -> bool {
-    let Shape::Named(wire) = current_wire() else {
+fn is_variant_of(wire: &'static Shape, d: &crate::shape::Def) -> bool {
+    let Shape::Named(w) = wire else { return false };
+    let Shape::Tagged { variants, .. } = &w.shape else {
         return false;
     };
-    let Shape::Tagged { variants, .. } = &wire.shape else {
-        return false;
-    };
-    std::ptr::eq(*wire, d)
+    std::ptr::eq(*w, d)
         || variants
             .iter()
             .any(|v| matches!(v, Shape::Named(x) if std::ptr::eq(*x, d)))
+}
+
+fn is_wire_variant(d: &crate::shape::Def) -> bool {
+    is_variant_of(current_wire(), d)
 }
 
 /// What the envelope check of contract §15 checks of a field, for the declarations.
@@ -101,9 +140,9 @@ fn checked(check: Check) -> &'static str {
     }
 }
 
-/// The variant of the current wire shape whose `kind` is `kind`, as its object fields.
-fn variant_fields(kind: &str) -> &'static [crate::shape::Field] {
-    let Shape::Named(def) = current_wire() else { return &[] };
+/// The variant of `wire` whose `kind` is `kind`, as its object fields.
+fn variant_fields(wire: &'static Shape, kind: &str) -> &'static [crate::shape::Field] {
+    let Shape::Named(def) = wire else { return &[] };
     let Shape::Tagged { variants, .. } = &def.shape else {
         return &[];
     };
@@ -120,12 +159,12 @@ fn variant_fields(kind: &str) -> &'static [crate::shape::Field] {
     &[]
 }
 
-fn decoded_type(spec: &KindSpec) -> (String, String) {
-    let kind = SYMBOLS[spec.kind.0 as usize];
-    let fields = variant_fields(kind);
+fn decoded_type(d: &Decoded, spec: &KindSpec) -> (String, String) {
+    let kind = d.family.symbols[spec.kind.0 as usize];
+    let fields = variant_fields(d.current_wire(), kind);
     let mut body = format!("{{\n  readonly kind: \"{kind}\";\n");
     for field in spec.fields {
-        let name = SYMBOLS[field.key.0 as usize];
+        let name = d.family.symbols[field.key.0 as usize];
         if let Some(f) = fields.iter().find(|f| f.name == name) {
             let _ = writeln!(
                 body,
@@ -137,56 +176,113 @@ fn decoded_type(spec: &KindSpec) -> (String, String) {
         }
     }
     body.push('}');
-    (type_name(kind), body)
+    (type_name(d.prefix, kind), body)
 }
 
-/// `js/hookwire.d.ts`: the package's declarations, decoded values typed as contract §4's union.
-pub fn typescript_declarations() -> String {
+/// The shared head of a decoder entry's declarations: JSON types, the named shapes of the
+/// current version, the decoded types and their union named `union`.
+fn decoded_declarations(d: &Decoded, union: &str) -> String {
     let mut out = format!("// {HEADER}\n\n");
     out.push_str("/** Any JSON value. */\nexport type JsonValue = null | boolean | number | string | readonly JsonValue[] | JsonObject;\n");
     out.push_str(
         "/** A plain object of JSON values. */\nexport type JsonObject = { readonly [key: string]: JsonValue };\n",
     );
     out.push_str("/** Binary data: a string in JSON; passed through unchanged in JS. */\nexport type Binary = string | Uint8Array | ArrayBuffer | URL;\n\n");
-    for d in named_defs(current_wire()) {
-        if is_wire_variant(d) {
+    for def in named_defs(d.current_wire()) {
+        if is_variant_of(d.current_wire(), def) {
             continue;
         }
-        render_def(&mut out, d);
+        render_def(&mut out, def);
     }
     let mut names = Vec::new();
-    for spec in KINDS {
-        let (name, body) = decoded_type(spec);
+    for spec in d.kinds {
+        let (name, body) = decoded_type(d, spec);
         let _ = writeln!(
             out,
             "/** A decoded `{}` value. */\nexport type {name} = {body};\n",
-            SYMBOLS[spec.kind.0 as usize]
+            d.family.symbols[spec.kind.0 as usize]
         );
         names.push(name);
     }
     let _ = writeln!(
         out,
-        "/**\n * A decoded session inbox value (contract §4, §11, §15): one per kind. Decode checks the\n * version, the kind and the envelope (each declared top-level field's JSON type, as each field\n * says); everything inside those fields is trusted as the validating encoder wrote it.\n */\nexport type SessionInboxValue =\n  | {};\n",
+        "/**\n * A decoded {} value (contract §4, §15): one per kind. Decode checks the version, the\n * kind and the envelope (each declared top-level field's JSON type, as each field says);\n * everything inside those fields is trusted as the validating encoder wrote it.\n */\nexport type {union} =\n  | {};\n",
+        d.family.name(),
         names.join("\n  | ")
     );
     let codes: Vec<String> = ErrorCode::ALL.iter().map(|c| format!("\"{}\"", c.as_str())).collect();
     let _ = writeln!(
         out,
-        "/** A stable error code. */\nexport type SessionInboxWireErrorCode = {};\n",
+        "/** A stable error code. */\nexport type WireErrorCode = {};\n",
         codes.join(" | ")
     );
-    let _ = write!(
-        out,
-        "/** Why a value could not be decoded. The only error `decode` throws. */
-export declare class SessionInboxWireError extends Error {{
-  readonly name: \"SessionInboxWireError\";
-  readonly code: SessionInboxWireErrorCode;
+    out.push_str(WIRE_ERROR_DECL);
+    out
+}
+
+/// The base class every family's error class extends (one class in a realm, shared by every
+/// decoder entry).
+const WIRE_ERROR_DECL: &str =
+    "/** The base of every family's error class: one class, shared by every hookwire entry in a realm. */
+export declare class WireError extends Error {
+  /** The family whose value could not be decoded or encoded (`session-inbox`, `turn-control`). */
+  readonly family: string;
+  readonly code: WireErrorCode;
   /** The version involved, when there is one (the value's, or the version that cannot carry it). */
   readonly version?: number;
   /** INVALID (and INCOMPATIBLE from the encoder): a JSON pointer to the offending place. */
   readonly path?: string;
   /** INVALID: what was expected there. */
   readonly expected?: string;
+}
+
+";
+
+/// `js/turn-control.d.ts`: the turn-control decoder entry's declarations.
+pub fn turn_control_declarations() -> String {
+    let d = &TURN_CONTROL;
+    let current = d.family.registry.current;
+    let key = d.family.capability_key;
+    let mut out = decoded_declarations(d, "TurnControlValue");
+    let _ = write!(
+        out,
+        "/** Why a turn-control value could not be decoded. The only error `decode` throws. */
+export declare class TurnControlWireError extends WireError {{
+  readonly name: \"TurnControlWireError\";
+  readonly family: \"turn-control\";
+}}
+
+/** The current turn-control wire version. */
+export declare const WIRE_VERSION: {current};
+/** The key of the driver's capabilities that says what it reads. */
+export declare const CAPABILITY_KEY: \"{key}\";
+/**
+ * What a session driver of this build advertises in the turn workflow's input:
+ * `{{ {key}: {current} }}`.
+ */
+export declare function driverCapabilities(): {{ readonly {key}: {current} }};
+/**
+ * Decode a turn-control value of any version: a fresh normalized object whose `action` and
+ * other subtrees are the input's own references. Throws TurnControlWireError, and nothing else.
+ */
+export declare function decode(value: unknown): TurnControlValue;
+/** The decoder's own resources, for soak tests: wasm memory bytes and value handles held. */
+export declare function memoryStats(): {{ readonly memoryBytes: number; readonly tableSlots: number; readonly handles: number }};
+"
+    );
+    out
+}
+
+/// `js/hookwire.d.ts`: the package's main entry, decoded values typed as contract §4's union.
+pub fn typescript_declarations() -> String {
+    let mut out = decoded_declarations(&SESSION_INBOX, "SessionInboxValue");
+    out.push_str("/** The stable error codes (every family shares them). */\nexport type SessionInboxWireErrorCode = WireErrorCode;\n\n");
+    let _ = write!(
+        out,
+        "/** Why a session inbox value could not be decoded. The only error `decode` throws. */
+export declare class SessionInboxWireError extends WireError {{
+  readonly name: \"SessionInboxWireError\";
+  readonly family: \"session-inbox\";
 }}
 
 /** The current session inbox wire version. */
@@ -200,8 +296,8 @@ export declare function hookMetadata(): {{ readonly {HOOK_METADATA_KEY}: {WIRE_V
  * are the input's own references. Throws SessionInboxWireError, and nothing else.
  */
 export declare function decode(value: unknown): SessionInboxValue;
-/** The decoder's own resources, for soak tests: wasm memory bytes and externref table slots. */
-export declare function memoryStats(): {{ readonly memoryBytes: number; readonly tableSlots: number }};
+/** The decoder's own resources, for soak tests: wasm memory bytes, externref table slots, and the value handles held between decodes (0). */
+export declare function memoryStats(): {{ readonly memoryBytes: number; readonly tableSlots: number; readonly handles: number }};
 "
     );
     out
@@ -218,7 +314,11 @@ fn wire_def() -> &'static crate::shape::Def {
 pub fn encoder_declarations() -> String {
     let mut out = format!("// {HEADER}\n\n");
     out.push_str("import type { AuthContext, Caller, DeliverPayload, DeliveryEntry, SessionInboxWireError } from \"./hookwire.cjs\";\n");
-    out.push_str("export { HOOK_METADATA_KEY, SessionInboxWireError, WIRE_VERSION } from \"./hookwire.cjs\";\n\n");
+    out.push_str("import type { TurnControlValue } from \"./turn-control.cjs\";\n");
+    out.push_str(
+        "export { HOOK_METADATA_KEY, SessionInboxWireError, WireError, WIRE_VERSION } from \"./hookwire.cjs\";\n",
+    );
+    out.push_str("export { TurnControlWireError } from \"./turn-control.cjs\";\n\n");
     let mut variants = Vec::new();
     for d in named_defs(current_wire()) {
         if is_wire_variant(d) && !std::ptr::eq(d, wire_def()) {
@@ -325,8 +425,23 @@ export declare function negotiate<H extends InspectedHook>(
 ): Promise<Negotiated<H>>;
 /** The stable inbox token of a run (`template` defaults to `eve:session:{{runId}}:inbox`). */
 export declare function stableInboxToken(runId: string, template?: string): string;
+
+/** A turn-control command: the wire value without `version`. */
+export type TurnControlCommand = TurnControlValue;
+/** A turn-control target: version {tc} or, for a driver without the capability, 0. */
+export type TurnControlTarget = {{ readonly version: {tc_versions} }};
+/** Turn control (contract §14), for the turn workflow. Throws TurnControlWireError. */
+export declare const turnControl: {{
+  readonly WIRE_VERSION: {tc};
+  /** The value for the target (default: the current version); `action` is the command's own object. */
+  encode<const T extends TurnControlTarget = {{ readonly version: {tc} }}>(command: TurnControlCommand, target?: T): T extends {{ readonly version: 0 }} ? TurnControlValue : TurnControlValue & {{ readonly version: T[\"version\"] }};
+  /** The target for a driver's capabilities (`{{ turnControlWireVersion: N }}`, or anything else for an older driver). */
+  negotiate(capabilities: unknown, options?: {{ readonly writeAtMost?: {tc} }}): TurnControlTarget;
+}};
 ",
-        controls = controls.join(" | ")
+        controls = controls.join(" | "),
+        tc = crate::turn_control::WIRE_VERSION,
+        tc_versions = (0..=crate::turn_control::WIRE_VERSION).map(|n| n.to_string()).collect::<Vec<_>>().join(" | "),
     );
     out
 }

@@ -14,9 +14,12 @@ pub mod decode;
 pub mod family;
 pub mod host;
 pub mod session_inbox;
+pub mod turn_control;
 
 #[cfg(feature = "std")]
 pub mod canonical;
+#[cfg(feature = "std")]
+pub mod diff;
 #[cfg(feature = "std")]
 pub mod invariants;
 #[cfg(feature = "std")]
@@ -28,13 +31,33 @@ pub mod removable;
 #[cfg(feature = "std")]
 pub mod shape;
 
+/// Every family this build knows, as the CLI and the shared checks take them. Adding a family
+/// is one line here.
+#[cfg(feature = "std")]
+pub static FAMILIES: &[&family::FamilyDesc] = &[&session_inbox::FAMILY, &turn_control::FAMILY];
+
+/// The family named `name` (`session-inbox`, `turn-control`).
+#[cfg(feature = "std")]
+pub fn family(name: &str) -> Option<&'static family::FamilyDesc> {
+    FAMILIES.iter().copied().find(|f| f.name() == name)
+}
+
 #[cfg(feature = "cli")]
 pub mod artifacts;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
+pub mod conformance;
 #[cfg(feature = "cli")]
 pub mod guard;
 
 #[cfg(all(feature = "wasm", target_arch = "wasm32"))]
 mod wasm;
+/// The family the wasm decoder module serves: one module per family, chosen by feature (the
+/// registration point of `wasm.rs`, which names no family).
+#[cfg(all(feature = "wasm", target_arch = "wasm32", not(feature = "wasm-turn-control")))]
+use session_inbox::decode_on as wasm_decode_on;
+#[cfg(all(feature = "wasm", target_arch = "wasm32", feature = "wasm-turn-control"))]
+use turn_control::decode_on as wasm_decode_on;
 #[cfg(all(feature = "wasm-encoder", target_arch = "wasm32"))]
 mod wasm_encoder;
 

@@ -14,7 +14,6 @@
 
 use crate::error::{DecodeError, ErrorCode};
 use crate::host::{Host, Infallible, Sym, Type};
-use crate::session_inbox;
 use core::cell::Cell;
 use wasm_bindgen::prelude::*;
 
@@ -126,12 +125,12 @@ impl Host for JsHost {
     }
 }
 
-/// Decode the session inbox value held at handle `value`: the handle of the normalized object,
+/// Decode the value held at handle `value` (of the family this module serves): the handle of the normalized object,
 /// or -1 with the error left for [`error_code`], [`error_version`], [`error_detail`] and
 /// [`error_index`].
 #[wasm_bindgen]
 pub fn decode(value: u32) -> i32 {
-    match session_inbox::decode_on(&mut JsHost, &value) {
+    match crate::wasm_decode_on(&mut JsHost, &value) {
         Ok(v) => v as i32,
         Err(e) => {
             LAST.0.set(e);

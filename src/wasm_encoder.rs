@@ -35,6 +35,33 @@ pub fn encode_json(command: &str, target: &str) -> String {
     }
 }
 
+/// Encode a turn-control command (JSON text) for a target (JSON text): `{"ok": wire}` or `{"error": …}`.
+#[wasm_bindgen]
+pub fn turn_control_encode_json(command: &str, target: &str) -> String {
+    match (parse(command), parse(target)) {
+        (Some(c), Some(t)) => answer(crate::turn_control::encode::encode_result(c, &t)),
+        _ => bad_request("the encoder's input is not JSON text"),
+    }
+}
+
+/// Negotiate a turn-control target from a driver's capabilities (contract §14):
+/// `{"capabilities": …, "writeAtMost"?: N}` → `{"ok": {"target"}}` or `{"error": …}`.
+#[wasm_bindgen]
+pub fn turn_control_negotiate_json(request: &str) -> String {
+    let Some(req) = parse(request) else {
+        return bad_request("the negotiation request is not JSON text");
+    };
+    let current = crate::turn_control::WIRE_VERSION;
+    let ceiling = match req.get("writeAtMost").filter(|w| !w.is_null()) {
+        None => current,
+        Some(w) => match w.as_u64().and_then(|n| u32::try_from(n).ok()) {
+            Some(n) if (1..=current).contains(&n) => n,
+            _ => return bad_request(&format!("the write ceiling must be a version from 1 to {current}")),
+        },
+    };
+    answer(crate::turn_control::target::answer_request(&req, ceiling))
+}
+
 fn next_json(next: Next<target::Hook>) -> Value {
     match next {
         Next::Done(result) => target::answer_json(&result),

@@ -3,7 +3,10 @@
 
 mod common;
 
-use hookwire::jsgen::{contract_js, encoder_declarations, typescript_declarations};
+use hookwire::jsgen::{
+    contract_js, contract_js_for, encoder_declarations, turn_control_declarations, typescript_declarations,
+    TURN_CONTROL,
+};
 
 fn compare(rel: &str, generated: &str) {
     let path = common::root().join(rel);
@@ -62,4 +65,10 @@ fn declarations_name_every_kind_and_code() {
 #[test]
 fn encoder_declarations_are_current() {
     compare("js/encoder.d.ts", &encoder_declarations());
+}
+
+#[test]
+fn turn_control_js_is_current() {
+    compare("js/turn-control-contract.js", &contract_js_for(&TURN_CONTROL));
+    compare("js/turn-control.d.ts", &turn_control_declarations());
 }

@@ -113,7 +113,7 @@ fn a_step_without_its_down_half_fails() {
     let root = tree();
     let path = root.join("src/session_inbox/v0.rs");
     let text = fs::read_to_string(&path).unwrap();
-    fs::write(&path, text.replace("pub fn to_raw_send", "fn to_raw_send")).unwrap();
+    fs::write(&path, text.replace("the `down` half of step 0 ↔ 1", "the conversions")).unwrap();
     assert!(
         rules(&root, &REGISTRY).contains(&Rule::BothHalves),
         "the historic step's down half is v0.rs"

@@ -4,35 +4,12 @@
 
 mod common;
 
-use common::{cases, report};
 use hookwire::session_inbox::encode::{Target, V0Variant};
-use hookwire::session_inbox::target::{answer_request, negotiate, start, Destination, Hook, Next, Options, Resume};
+use hookwire::session_inbox::target::{negotiate, start, Destination, Hook, Next, Options, Resume};
 use hookwire::ErrorCode;
 use serde_json::{json, Value};
 
-/// Whether `got` has every key of `want` with the same value (answers carry a message too).
-fn covers(got: &Value, want: &Value) -> bool {
-    match (got, want) {
-        (Value::Object(g), Value::Object(w)) => w.iter().all(|(k, v)| g.get(k).is_some_and(|x| covers(x, v))),
-        _ => got == want,
-    }
-}
-
-#[test]
-fn negotiate_fixtures() {
-    let mut failures = Vec::new();
-    for case in cases("negotiate") {
-        let mut options = Options::default();
-        if let Some(w) = case.data.get("writeAtMost").and_then(Value::as_u64) {
-            options = options.with_write_ceiling(w as u32).unwrap();
-        }
-        let got = answer_request(&case.data["request"], &options);
-        if !covers(&got, &case.data["answer"]) {
-            failures.push(format!("{}: expected {}, got {got}", case.name, case.data["answer"]));
-        }
-    }
-    report(failures);
-}
+// The negotiation fixtures (`fixtures/session-inbox/negotiate`) run in tests/fixtures.rs.
 
 fn hook(token: &str, run: &str, metadata: Option<Value>) -> Hook {
     Hook {

@@ -89,14 +89,19 @@ fn every_removable_path_is_listed() {
                 for _ in text.matches(": Removable = Removable {") {
                     declared += 1;
                     assert!(
-                        hookwire::session_inbox::REMOVABLE.iter().any(|r| r.site == rel),
-                        "{rel} declares a Removable that session_inbox::REMOVABLE does not list"
+                        hookwire::FAMILIES
+                            .iter()
+                            .any(|f| f.removable.iter().any(|r| r.site == rel)),
+                        "{rel} declares a Removable that no family's REMOVABLE lists"
                     );
                 }
             }
         }
     }
-    assert_eq!(declared, hookwire::session_inbox::REMOVABLE.len());
+    assert_eq!(
+        declared,
+        hookwire::FAMILIES.iter().map(|f| f.removable.len()).sum::<usize>()
+    );
 }
 
 #[test]
@@ -126,5 +131,35 @@ fn the_symbol_tables_line_up() {
     assert_eq!(KINDS.len(), KIND_SYMS.len());
     for (k, s) in KINDS.iter().zip(KIND_SYMS) {
         assert_eq!(k.kind, *s);
+    }
+}
+
+/// Generic modules take the family as a parameter: none of them names a family.
+#[test]
+fn generic_modules_import_no_family() {
+    let generic = [
+        "src/chain.rs",
+        "src/decode.rs",
+        "src/host.rs",
+        "src/error.rs",
+        "src/family.rs",
+        "src/shape.rs",
+        "src/json.rs",
+        "src/wasm.rs",
+        "src/canonical.rs",
+        "src/artifacts.rs",
+        "src/guard.rs",
+        "src/conformance.rs",
+        "src/diff.rs",
+    ];
+    for rel in generic {
+        let text = fs::read_to_string(common::root().join(rel)).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        for family in ["session_inbox", "turn_control"] {
+            assert!(
+                !code.contains(family),
+                "{rel} names the family {family}: take it as a parameter"
+            );
+        }
     }
 }

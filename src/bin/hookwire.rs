@@ -1,13 +1,15 @@
-//! `hookwire`: decode and encode session inbox values, render the frozen schema, run the
-//! registry guard, list removable paths, and demonstrate the whole contract.
+//! `hookwire`: decode, encode and negotiate the payloads of every family this build knows, render
+//! their frozen schemas, and — for maintainers — run the registry guard, extend the hash lock,
+//! list removable paths and demonstrate the whole contract. Parsing is clap's (derive).
 
-use hookwire::artifacts;
-use hookwire::session_inbox::encode::{encode, encode_result, error_json, Target};
-use hookwire::session_inbox::target::{self, Options};
-use hookwire::session_inbox::{self, REGISTRY, WIRE_VERSION};
-use hookwire::{canonical, guard, DecodeError, EncodeError};
+use clap::{CommandFactory, Parser, Subcommand};
+use hookwire::family::FamilyDesc;
+use hookwire::session_inbox::encode::{encode, Target};
+use hookwire::session_inbox::{self};
+use hookwire::{artifacts, canonical, guard, DecodeError, FAMILIES};
 use serde::Deserialize as _;
 use serde_json::{json, Map, Value};
+use std::ffi::OsString;
 use std::io::{self, BufRead, BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,147 +20,237 @@ const MAX_DEPTH: usize = 131_072;
 /// The work thread's stack: deep JSON is parsed, cloned, written and dropped recursively.
 const STACK: usize = 1 << 30;
 
-const USAGE: &str = "\
-hookwire — versioned wire contracts for durable workflow hook payloads (session inbox)
+/// Versioned wire contracts for durable workflow hook payloads.
+///
+/// Exit status: 0 ok; 1 the value could not be decoded or encoded (stderr: error[CODE]: message);
+/// 2 usage, configuration or I/O.
+#[derive(Parser)]
+#[command(name = "hookwire", version, propagate_version = true, max_term_width = 100)]
+struct Cli {
+    /// The payload family: session-inbox or turn-control.
+    #[arg(long, global = true, default_value = "session-inbox", value_parser = family_name)]
+    family: String,
+    #[command(subcommand)]
+    command: Cmd,
+}
 
-usage:
-  hookwire decode [FILE]                  one JSON value (stdin without FILE) → decoded canonical JSON
-  hookwire decode --lines                 NDJSON in → one {\"ok\":…} or {\"error\":…} line per line
-  hookwire encode --target T [FILE]       one command → the wire value for T (v1 … v6, v0-deliver, v0-send)
-  hookwire encode --lines                 NDJSON {\"command\":…,\"target\":…} in → one result line per line
-  hookwire negotiate --lines [--write-at-most N]
-                                          NDJSON {\"command\",\"destination\",\"hooks\",\"stableInboxToken\"?} in →
-                                          one {\"ok\":{\"target\",\"lookups\",\"resume\"}} or {\"error\":…} line per line
-  hookwire schema [--version N]           the canonical JSON Schema of version N (1 … 6; default: current)
-  hookwire check [--root DIR]             the registry guard and the artifact lock
-  hookwire lock [--root DIR]              add lock lines for shipped files not yet locked
-  hookwire removable                      temporary compatibility paths and when they can go
-  hookwire demo                           encode for every target and decode every historic cohort
+#[derive(Subcommand)]
+enum Cmd {
+    /// Decode one JSON value (FILE, or stdin; `-` is stdin), or NDJSON with --lines.
+    Decode {
+        /// NDJSON in: one {"ok":…} or {"error":{"code",…}} line per input line.
+        #[arg(long)]
+        lines: bool,
+        /// The file to read (default: stdin).
+        file: Option<PathBuf>,
+    },
+    /// Encode one command for a target, or lines of {"command","target"} with --lines.
+    Encode {
+        /// NDJSON in: lines of {"command": …, "target": {"version": N} | {"version": 0, "variant": …}}.
+        #[arg(long)]
+        lines: bool,
+        /// The target: v1 … v6, v0-deliver, v0-send (session inbox); v0, v1 (turn control).
+        /// Default: the current version.
+        #[arg(long)]
+        target: Option<String>,
+        /// The file to read (default: stdin).
+        file: Option<PathBuf>,
+    },
+    /// Negotiate targets for lines of requests (NDJSON).
+    Negotiate {
+        /// NDJSON in (the only mode): session inbox lines {"command", "destination", "hooks",
+        /// "stableInboxToken"?}; turn-control lines {"capabilities": {…} | null}.
+        #[arg(long, required = true)]
+        lines: bool,
+        /// The write ceiling: the newest version to write (1 … current).
+        #[arg(long, value_name = "N")]
+        write_at_most: Option<u32>,
+    },
+    /// Print the canonical JSON Schema of a version (default: the current one).
+    #[command(disable_version_flag = true)]
+    Schema {
+        /// The version.
+        #[arg(long, value_name = "N")]
+        version: Option<u32>,
+    },
+    /// Maintainer: the registry guard and the artifact lock (every family unless --family).
+    Check {
+        /// The repository root.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+    /// Maintainer: add lock lines for shipped files not yet locked.
+    Lock {
+        /// The repository root.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+    /// Maintainer: temporary compatibility paths and when they can go.
+    Removable,
+    /// Maintainer: encode for every kind of receiver and decode every historic cohort.
+    Demo,
+    /// Print a shell completion script.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+}
 
-exit: 0 ok; 1 the value could not be decoded/encoded (stderr: error[CODE]: message); 2 usage or I/O.";
+fn family_name(name: &str) -> Result<String, String> {
+    match hookwire::family(name) {
+        Some(_) => Ok(name.into()),
+        None => {
+            let known: Vec<&str> = FAMILIES.iter().map(|f| f.name()).collect();
+            Err(format!("unknown family; known families: {}", known.join(", ")))
+        }
+    }
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let worker = std::thread::Builder::new().stack_size(STACK).spawn(move || run(&args));
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let worker = std::thread::Builder::new().stack_size(STACK).spawn(move || run(args));
     match worker.map(|w| w.join()) {
         Ok(Ok(code)) => code,
         _ => ExitCode::from(2),
     }
 }
 
-fn run(args: &[String]) -> ExitCode {
-    let words: Vec<&str> = args.iter().map(String::as_str).collect();
-    let flag = |name: &str| {
-        words
-            .iter()
-            .position(|w| *w == name)
-            .and_then(|i| words.get(i + 1).copied())
+fn run(args: Vec<OsString>) -> ExitCode {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
     };
-    let has = |name: &str| words.contains(&name);
-    let file = || {
-        let mut skip = false;
-        words
-            .iter()
-            .skip(1)
-            .find(|w| {
-                let s = std::mem::take(&mut skip);
-                if w.starts_with("--") {
-                    skip = matches!(**w, "--target" | "--version" | "--root" | "--write-at-most");
-                    return false;
-                }
-                !s
-            })
-            .copied()
-    };
-    let root = || PathBuf::from(flag("--root").unwrap_or("."));
-    match words.first().copied() {
-        Some("decode") if has("--lines") => lines(|l| result_line(decode_line(l))),
-        Some("decode") => one(file(), |v| session_inbox::decode(v).map_err(|e| decode_error(&e))),
-        Some("encode") if has("--lines") => lines(|l| match encode_line(l) {
+    let explicit = std::env::args_os().any(|a| a.to_string_lossy().starts_with("--family"));
+    let desc = hookwire::family(&cli.family).unwrap_or(FAMILIES[0]);
+    let current = desc.registry.current;
+    match cli.command {
+        Cmd::Decode { lines: true, .. } => lines_with(|l| result_line(parse(l).and_then(|v| decode_value(desc, &v)))),
+        Cmd::Decode { file, .. } => one(file, |v| decode_value(desc, v)),
+        Cmd::Encode { lines: true, .. } => lines_with(|l| match encode_line(desc, l) {
             Ok(answer) => canonical::to_string(&answer),
             Err(f) => result_line(Err(f)),
         }),
-        Some("encode") => {
-            let target = match Target::from_name(flag("--target").unwrap_or("v1")) {
-                Ok(t) => t,
-                Err(e) => return fail(&encode_error(&e)),
-            };
-            one(file(), |v| encode(v, target).map_err(|e| encode_error(&e)))
+        Cmd::Encode { target, file, .. } => {
+            let target = target.map_or_else(|| json!({ "version": current }), |t| hookwire::family::target_json(&t));
+            one(file, |v| match (desc.encode)(v.clone(), &target) {
+                Value::Object(mut m) if m.contains_key("ok") => Ok(m.remove("ok").unwrap_or(Value::Null)),
+                Value::Object(mut m) => Err(answer_failure(m.remove("error").unwrap_or(Value::Null))),
+                _ => Err(input_error("INVALID_REQUEST", "no answer".into())),
+            })
         }
-        Some("negotiate") if has("--lines") => {
-            let ceiling = match flag("--write-at-most").map(|w| w.parse::<u32>()) {
-                None => Ok(WIRE_VERSION),
-                Some(Ok(n)) => Ok(n),
-                Some(Err(_)) => Err(format!("{:?} is not a version", flag("--write-at-most").unwrap_or(""))),
-            };
-            match ceiling.and_then(|c| Options::default().with_write_ceiling(c)) {
-                Ok(options) => lines_with(|l| negotiate_line(l, &options)),
-                Err(e) => {
-                    eprintln!("hookwire: --write-at-most: {e}");
-                    ExitCode::from(2)
-                }
+        Cmd::Negotiate { write_at_most, .. } => {
+            let ceiling = write_at_most.unwrap_or(current);
+            if !(1..=current).contains(&ceiling) {
+                eprintln!(
+                    "hookwire: --write-at-most {ceiling}: the write ceiling must be a version from 1 to {current} ({})",
+                    desc.name()
+                );
+                return ExitCode::from(2);
             }
+            lines_with(|l| match parse(l) {
+                Ok(v) => canonical::to_string(&(desc.negotiate)(&v, ceiling)),
+                Err(f) => result_line(Err(f)),
+            })
         }
-        Some("schema") => {
-            let version = flag("--version").map_or(Some(REGISTRY.current), |v| v.parse().ok());
-            match version.filter(|v| (1..=WIRE_VERSION).contains(v)) {
-                Some(v) => {
-                    out(&pretty(&(session_inbox::producer_version(v).json_schema)()));
-                    ExitCode::SUCCESS
-                }
-                None => {
-                    eprintln!(
-                        "hookwire: no schema for version {}: versions with a schema: 1 … {WIRE_VERSION}",
-                        flag("--version").unwrap_or("")
-                    );
-                    ExitCode::from(2)
-                }
-            }
-        }
-        Some("check") => {
-            let violations = guard::check(&root(), &REGISTRY);
-            for v in &violations {
-                eprintln!("error[{:?}]: {}", v.rule, v.message);
-            }
-            if violations.is_empty() {
-                out(&format!(
-                    "{}: registry, version modules, steps, tests and lock are consistent",
-                    REGISTRY.name
-                ));
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            }
-        }
-        Some("lock") => match artifacts::extend_lock(&root(), &REGISTRY) {
-            Ok(added) => {
-                added.iter().for_each(|p| out(&format!("locked {p}")));
+        Cmd::Schema { version } => match desc.version(version.unwrap_or(current)) {
+            Some(p) => {
+                out(&pretty(&(p.json_schema)()));
                 ExitCode::SUCCESS
             }
-            Err(e) => {
-                eprintln!("hookwire: {e}");
+            None => {
+                eprintln!(
+                    "hookwire: {} has no schema for version {}: versions with a schema: 1 … {current}",
+                    desc.name(),
+                    version.unwrap_or(current)
+                );
                 ExitCode::from(2)
             }
         },
-        Some("removable") => {
-            for r in session_inbox::REMOVABLE {
-                out(&format!("{}\n  at:   {}\n  when: {}\n", r.what, r.site, r.when));
+        Cmd::Check { root } => {
+            let mut failed = false;
+            for f in selected(desc, explicit) {
+                let violations = guard::check(&root, f.registry);
+                for v in &violations {
+                    eprintln!("error[{:?}]: {}", v.rule, v.message);
+                }
+                failed |= !violations.is_empty();
+                if violations.is_empty() {
+                    out(&format!(
+                        "{}: registry, version modules, steps, tests and lock are consistent",
+                        f.name()
+                    ));
+                }
+            }
+            if failed {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Cmd::Lock { root } => {
+            for f in selected(desc, explicit) {
+                match artifacts::extend_lock(&root, f.registry) {
+                    Ok(added) => added.iter().for_each(|p| out(&format!("locked {p}"))),
+                    Err(e) => {
+                        eprintln!("hookwire: {e}");
+                        return ExitCode::from(2);
+                    }
+                }
             }
             ExitCode::SUCCESS
         }
-        Some("demo") => {
+        Cmd::Removable => {
+            for f in selected(desc, explicit) {
+                for r in f.removable {
+                    out(&format!("{}\n  at:   {}\n  when: {}\n", r.what, r.site, r.when));
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Cmd::Demo => {
             demo();
             ExitCode::SUCCESS
         }
-        Some("help" | "--help" | "-h") => {
-            out(USAGE);
+        Cmd::Completions { shell } => {
+            let mut buf = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "hookwire", &mut buf);
+            out(String::from_utf8_lossy(&buf).trim_end());
             ExitCode::SUCCESS
         }
-        _ => {
-            eprintln!("{USAGE}");
-            ExitCode::from(2)
-        }
     }
+}
+
+/// The family asked for, or every family when none was named (maintainer commands).
+fn selected(desc: &'static FamilyDesc, explicit: bool) -> Vec<&'static FamilyDesc> {
+    if explicit {
+        vec![desc]
+    } else {
+        FAMILIES.to_vec()
+    }
+}
+
+fn decode_value(desc: &FamilyDesc, v: &Value) -> Result<Value, Failure> {
+    (desc.decode)(v).map_err(|e| decode_error(&e))
+}
+
+/// The `{"error": {...}}` answer of a family's encoder, as a failure to print.
+fn answer_failure(error: Value) -> Failure {
+    let Value::Object(mut extra) = error else {
+        return input_error("INVALID_REQUEST", "no answer".into());
+    };
+    let code = match extra.remove("code").as_ref().and_then(Value::as_str) {
+        Some(c) => hookwire::ErrorCode::parse(c).map_or("INVALID_REQUEST", |c| c.as_str()),
+        None => "INVALID_REQUEST",
+    };
+    let message = extra
+        .remove("message")
+        .and_then(|m| m.as_str().map(String::from))
+        .unwrap_or_default();
+    Failure { code, message, extra }
 }
 
 /// Print a line on stdout. A reader that went away (a closed pipe: `hookwire demo | head`) stops
@@ -193,20 +285,6 @@ fn decode_error(e: &DecodeError) -> Failure {
     Failure {
         code: e.code.as_str(),
         message: e.to_string(),
-        extra,
-    }
-}
-
-fn encode_error(e: &EncodeError) -> Failure {
-    let mut extra = match error_json(e) {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    };
-    extra.remove("code");
-    extra.remove("message");
-    Failure {
-        code: e.code.as_str(),
-        message: e.message.clone(),
         extra,
     }
 }
@@ -277,14 +355,18 @@ fn max_depth(bytes: &[u8]) -> usize {
     max
 }
 
-fn one(file: Option<&str>, f: impl Fn(&Value) -> Result<Value, Failure>) -> ExitCode {
+fn one(file: Option<PathBuf>, f: impl Fn(&Value) -> Result<Value, Failure>) -> ExitCode {
     let mut bytes = Vec::new();
-    let read = match file {
+    let file = file.filter(|p| p.as_os_str() != "-");
+    let read = match &file {
         Some(path) => std::fs::File::open(path).and_then(|mut h| h.read_to_end(&mut bytes)),
         None => io::stdin().lock().read_to_end(&mut bytes),
     };
     if let Err(e) = read {
-        eprintln!("hookwire: cannot read {}: {e}", file.unwrap_or("stdin"));
+        let name = file
+            .as_ref()
+            .map_or_else(|| "stdin".into(), |p| p.display().to_string());
+        eprintln!("hookwire: cannot read {name}: {e}");
         return ExitCode::from(2);
     }
     match parse(&bytes).and_then(|v| f(&v)) {
@@ -308,12 +390,7 @@ fn result_line(r: Result<Value, Failure>) -> String {
     }
 }
 
-fn decode_line(line: &[u8]) -> Result<Value, Failure> {
-    let v = parse(line)?;
-    session_inbox::decode(&v).map_err(|e| decode_error(&e))
-}
-
-fn encode_line(line: &[u8]) -> Result<Value, Failure> {
+fn encode_line(desc: &FamilyDesc, line: &[u8]) -> Result<Value, Failure> {
     let v = parse(line)?;
     let Value::Object(mut req) = v else {
         return Err(input_error(
@@ -324,22 +401,10 @@ fn encode_line(line: &[u8]) -> Result<Value, Failure> {
     let Some(command) = req.remove("command") else {
         return Err(input_error("INVALID_REQUEST", "the line has no \"command\"".into()));
     };
-    let target = req.remove("target").unwrap_or_else(|| Target::CURRENT.to_json());
-    Ok(encode_result(command, &target))
-}
-
-/// One `negotiate --lines` line (contract §12), answered by the library's one owner of the rules.
-fn negotiate_line(line: &[u8], options: &Options) -> String {
-    match parse(line) {
-        Ok(v) => canonical::to_string(&target::answer_request(&v, options)),
-        Err(f) => result_line(Err(f)),
-    }
-}
-
-/// Exactly one output line per input line; a bad line never stops the stream. Output is flushed
-/// whenever no more input is buffered, so a producer can wait for each answer.
-fn lines(answer: fn(&[u8]) -> String) -> ExitCode {
-    lines_with(answer)
+    let target = req
+        .remove("target")
+        .unwrap_or_else(|| json!({ "version": desc.registry.current }));
+    Ok((desc.encode)(command, &target))
 }
 
 /// A reader that went away (a closed pipe) stops the stream quietly; any other write error (a
@@ -352,6 +417,8 @@ fn write_failed(e: &io::Error) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// Exactly one output line per input line; a bad line never stops the stream. Output is flushed
+/// whenever no more input is buffered, so a producer can wait for each answer.
 fn lines_with(answer: impl Fn(&[u8]) -> String) -> ExitCode {
     let mut input = io::BufReader::with_capacity(1 << 16, io::stdin().lock());
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());

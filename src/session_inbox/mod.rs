@@ -200,28 +200,8 @@ pub fn decode(value: &serde_json::Value) -> Result<serde_json::Value, DecodeErro
     decode_on(&mut crate::json::JsonHost::new(SYMBOLS), value).map_err(|e| e.named(SYMBOLS))
 }
 
-/// What the producer side knows of one version: its frozen shape and its `down` step.
 #[cfg(feature = "std")]
-pub struct ProducerVersion {
-    /// The version.
-    pub version: u32,
-    /// Its complete wire shape.
-    pub wire: &'static crate::shape::Shape,
-    /// Its JSON Schema `$id`.
-    pub schema_id: &'static str,
-    /// Its canonical JSON Schema.
-    pub json_schema: fn() -> serde_json::Value,
-    /// `down` to the version before (version 1's is the v0 conversion, chosen by the target).
-    pub down: fn(&mut serde_json::Map<String, serde_json::Value>) -> Result<(), crate::EncodeError>,
-}
-
-#[cfg(feature = "std")]
-impl ProducerVersion {
-    /// Validate a complete value against this version's frozen shape.
-    pub fn validate(&self, value: &serde_json::Value) -> Result<(), crate::EncodeError> {
-        self.wire.validate(value)
-    }
-}
+pub use crate::family::ProducerVersion;
 
 #[cfg(feature = "std")]
 fn v1_down(_: &mut serde_json::Map<String, serde_json::Value>) -> Result<(), crate::EncodeError> {
@@ -288,3 +268,27 @@ pub fn producer_version(version: u32) -> &'static ProducerVersion {
 #[cfg(feature = "std")]
 pub const REMOVABLE: &[crate::removable::Removable] =
     &[v0::ENCODERS_REMOVAL, target::MARKERLESS_REMOVAL, build::MIRROR_REMOVAL];
+
+/// One `negotiate --lines` request with a write ceiling (contract §12).
+#[cfg(feature = "std")]
+fn negotiate_request(request: &serde_json::Value, ceiling: u32) -> serde_json::Value {
+    match target::Options::default().with_write_ceiling(ceiling) {
+        Ok(options) => target::answer_request(request, &options),
+        Err(e) => serde_json::json!({"error": {"code": "INVALID_REQUEST", "message": e}}),
+    }
+}
+
+/// The session inbox, as every surface takes a family.
+#[cfg(feature = "std")]
+pub static FAMILY: crate::family::FamilyDesc = crate::family::FamilyDesc {
+    registry: &REGISTRY,
+    symbols: SYMBOLS,
+    error_class: "SessionInboxWireError",
+    capability_key: HOOK_METADATA_KEY,
+    producer: PRODUCER,
+    decode,
+    encode: encode::encode_result,
+    negotiate: negotiate_request,
+    removable: REMOVABLE,
+    targets: &["v0-deliver", "v0-send", "v1", "v2", "v3", "v4", "v5", "v6"],
+};

@@ -2,6 +2,9 @@
 //! were persisted before values carried `version`, and the down-encoders that still write them
 //! for consumers pinned to those builds.
 //!
+//! `to_deliver_envelope` and `to_raw_send` are the `down` half of step 0 ↔ 1 (its up half,
+//! `v0_to_v1::migrate`, shipped before steps were pairs).
+//!
 //! Legacy only: current code never depends on this module except to emit a v0 target.
 //! Frozen: v0 has shipped; its shapes never change.
 

@@ -1,0 +1,49 @@
+// Generated from the Rust sources by `HOOKWIRE_BLESS=1 cargo test`; do not edit.
+export const FAMILY = "turn-control";
+export const ERROR_CLASS = "TurnControlWireError";
+export const WIRE_VERSION = 1;
+export const CAPABILITY_KEY = "turnControlWireVersion";
+export const SYMBOLS = ["version", "kind", "action", "bufferedDeliveries", "error", "continuationToken", "inboxToken", "requestId", "turn-result", "turn-error", "turn-continuation-token", "turn-delivery-request", "turn-delivery-accepted", "turn-delivery-cancelled"];
+export const CODES = ["", "NOT_OBJECT", "MALFORMED_VERSION", "NEWER_VERSION", "MIGRATION", "LEGACY_SHAPE", "UNKNOWN_KIND", "MISDECLARED_VERSION", "INVALID", "UNSUPPORTED_TARGET", "RUN_MISMATCH", "INCOMPATIBLE", "HOOK_NOT_FOUND", "LOOKUP_FAILED"];
+export const DETAILS = [
+  "",
+  "null",
+  "a boolean",
+  "a number",
+  "a string",
+  "an array",
+  "a value JSON cannot hold",
+  "a value whose properties cannot be read (a getter or proxy trap threw)",
+  "version is present but is not a number",
+  "version is missing and this family has no unversioned era",
+  "version is not an integer at or above the lowest version",
+  "no migration step starts at this version",
+  "the step does not go to the next version",
+  "the step's output declares the wrong version",
+  "the payload of an unversioned send must be an object",
+  "the delivery of an unversioned send must be an object",
+  "the payloads of an unversioned deliver must be an array of objects",
+  "a task with agentRequests, or an input request with request or requests (version 4 or later)",
+  "a cancel with tasks (version 6 or later)",
+  "a deliver without the payload mirror, which every version from 2 carries",
+  "an old-form task input request (no replyTo, a hookPayload) whose hookPayload lacks an object, a string childContinuationToken, or an event with a requests array, integer sequence and stepIndex at or above 0 and a string turnId",
+  "a value (the field is required)",
+  "an object",
+  "an object or null",
+  "an array of objects",
+  "a string",
+  "a boolean",
+  "one of the field's declared strings",
+  "an object with a string kind",
+  "the action of an unversioned turn-result must be an object with a string kind",
+];
+export const MESSAGES = {
+  NOT_OBJECT: "a wire value must be a plain object, not {detail}",
+  MALFORMED_VERSION: "malformed version: {detail}",
+  NEWER_VERSION: "version {version} is newer than version {current}, the newest this build decodes: the value was probably written by a newer deployment",
+  MIGRATION: "the migration registry is broken at version {version}: {detail} (a bug in the registry)",
+  LEGACY_SHAPE: "an unversioned value has a shape no historic writer produced: {detail}",
+  UNKNOWN_KIND: "kind is missing or is not a kind of the current version",
+  MISDECLARED_VERSION: "version {version} cannot carry what this value holds: {detail}",
+  INVALID: "invalid envelope at {path}: expected {detail}",
+};

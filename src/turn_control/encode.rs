@@ -1,0 +1,117 @@
+//! The turn-control encoder (contract §14, §16): the command is the wire value without `version`
+//! (strict: an unknown key, or a `version` of its own, is `INVALID`); the encoder adds the
+//! current version, validates the complete value once, and walks it down to the target —
+//! `{version: 1}`, or `{version: 0}` for a driver that predates the capability. `action` is
+//! moved, never rebuilt.
+
+use crate::error::{EncodeError, ErrorCode};
+use crate::turn_control::{v1, PRODUCER, WIRE_VERSION};
+use serde_json::{json, Value};
+
+/// The kinds a command may have.
+pub const COMMAND_KINDS: &[&str] = &[
+    "turn-result",
+    "turn-error",
+    "turn-continuation-token",
+    "turn-delivery-request",
+    "turn-delivery-accepted",
+    "turn-delivery-cancelled",
+];
+
+/// A target given as JSON: `{"version": N}` with N in 0 ..= current (no other key).
+pub fn target_from_json(v: &Value) -> Result<u32, EncodeError> {
+    let obj = v.as_object().filter(|o| o.len() == 1);
+    match obj.and_then(|o| o.get("version")).and_then(Value::as_f64) {
+        Some(n) if n.fract() == 0.0 && (0.0..=f64::from(WIRE_VERSION)).contains(&n) => Ok(n as u32),
+        _ => Err(EncodeError::other(
+            ErrorCode::UnsupportedTarget,
+            format!(
+                "unsupported target {}: expected {{\"version\":N}} with N from 0 to {WIRE_VERSION}",
+                crate::canonical::to_string(v)
+            ),
+        )),
+    }
+}
+
+/// Encode `command` for the target version (0 ..= current).
+///
+/// ```
+/// use hookwire::turn_control::encode::encode;
+/// use serde_json::json;
+/// let command = json!({"kind": "turn-delivery-accepted", "requestId": "r-1"});
+/// assert_eq!(encode(command.clone(), 1).unwrap()["version"], 1);
+/// assert_eq!(encode(command, 0).unwrap(), json!({"kind": "turn-delivery-accepted", "requestId": "r-1"}));
+/// ```
+pub fn encode(command: Value, target: u32) -> Result<Value, EncodeError> {
+    if target > WIRE_VERSION {
+        return Err(EncodeError::other(
+            ErrorCode::UnsupportedTarget,
+            format!("unsupported target version {target}: this build encodes 0 to {WIRE_VERSION}"),
+        ));
+    }
+    let Value::Object(mut map) = command else {
+        return Err(EncodeError::invalid("", "a command object"));
+    };
+    if !map
+        .get("kind")
+        .and_then(Value::as_str)
+        .is_some_and(|k| COMMAND_KINDS.contains(&k))
+    {
+        let list = COMMAND_KINDS
+            .iter()
+            .map(|k| format!("\"{k}\""))
+            .collect::<Vec<_>>()
+            .join(" | ");
+        return Err(EncodeError::invalid("/kind", format!("a command kind: one of {list}")));
+    }
+    if map.contains_key("version") {
+        return Err(EncodeError::invalid(
+            "/version",
+            "no such key in a command (the encoder writes the version)",
+        ));
+    }
+    map.insert("version".into(), json!(WIRE_VERSION));
+    let mut wire = Value::Object(map);
+    v1::validate(&wire)?;
+    if let Value::Object(map) = &mut wire {
+        for from in (target + 1..=WIRE_VERSION).rev() {
+            if let Some(p) = PRODUCER.iter().find(|p| p.version == from) {
+                (p.down)(map)?;
+            }
+        }
+    }
+    Ok(wire)
+}
+
+/// Encode `command` for the target given as JSON: `{"ok": wire}` or `{"error": …}` — the answer
+/// of one `hookwire --family turn-control encode --lines` line.
+pub fn encode_result(command: Value, target: &Value) -> Value {
+    match target_from_json(target).and_then(|t| encode(command, t)) {
+        Ok(wire) => json!({ "ok": wire }),
+        Err(e) => json!({ "error": crate::session_inbox::encode::error_json(&e) }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{encode, target_from_json};
+    use crate::error::ErrorCode;
+    use serde_json::json;
+
+    #[test]
+    fn commands_are_strict_and_targets_are_versions() {
+        let e = encode(json!({"kind": "turn-error", "error": 1, "x": 1}), 1).unwrap_err();
+        assert_eq!((e.code, e.path.as_str()), (ErrorCode::Invalid, "/x"));
+        let e = encode(json!({"kind": "turn-error", "error": 1, "version": 1}), 1).unwrap_err();
+        assert_eq!(e.path, "/version");
+        assert_eq!(encode(json!({"kind": "turn-error"}), 1).unwrap_err().path, "/error");
+        assert_eq!(target_from_json(&json!({"version": 0})).unwrap(), 0);
+        for bad in [
+            json!({"version": 2}),
+            json!({"version": 0, "variant": "send"}),
+            json!("v1"),
+        ] {
+            assert_eq!(target_from_json(&bad).unwrap_err().code, ErrorCode::UnsupportedTarget);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! Turn-control negotiation (contract §14): a pure function of the driver's capabilities, read
+//! from the turn workflow's input — no lookups. `{turnControlWireVersion: N}` (a positive safe
+//! integer) → `{version: min(N, write ceiling)}`; absent (an older driver) → `{version: 0}`.
+//! Capabilities that are not an object count as absent.
+
+use crate::error::{EncodeError, ErrorCode};
+use crate::turn_control::CAPABILITY_KEY;
+use serde_json::{json, Value};
+
+/// The target version for a driver's capabilities, with the producer's write ceiling.
+///
+/// ```
+/// use hookwire::turn_control::target::negotiate;
+/// use serde_json::json;
+/// assert_eq!(negotiate(&json!({"turnControlWireVersion": 1}), 1).unwrap(), 1);
+/// assert_eq!(negotiate(&json!(null), 1).unwrap(), 0);
+/// ```
+pub fn negotiate(capabilities: &Value, ceiling: u32) -> Result<u32, EncodeError> {
+    let Some(n) = capabilities.as_object().and_then(|c| c.get(CAPABILITY_KEY)) else {
+        return Ok(0);
+    };
+    match n.as_f64() {
+        Some(v) if v.fract() == 0.0 && (1.0..=9_007_199_254_740_991.0).contains(&v) => {
+            Ok(v.min(f64::from(ceiling)) as u32)
+        }
+        _ => Err(EncodeError::other(
+            ErrorCode::UnsupportedTarget,
+            format!(
+                "driver capability {CAPABILITY_KEY} {} is not a version (a positive safe integer); nothing was written",
+                crate::canonical::to_string(n)
+            ),
+        )),
+    }
+}
+
+/// One `hookwire --family turn-control negotiate --lines` request, `{"capabilities": {…} | null}`,
+/// answered: `{"ok": {"target": {"version": N}}}` or `{"error": …}`.
+pub fn answer_request(request: &Value, ceiling: u32) -> Value {
+    let Some(capabilities) = request.get("capabilities") else {
+        return json!({"error": {"code": "INVALID_REQUEST", "message": "each line must be {\"capabilities\": {…} | null}"}});
+    };
+    match negotiate(capabilities, ceiling) {
+        Ok(version) => json!({"ok": {"target": {"version": version}}}),
+        Err(e) => json!({"error": crate::session_inbox::encode::error_json(&e)}),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::negotiate;
+    use crate::error::ErrorCode;
+    use serde_json::json;
+
+    #[test]
+    fn capabilities_decide_and_the_ceiling_caps() {
+        assert_eq!(negotiate(&json!({"turnControlWireVersion": 5}), 1).unwrap(), 1);
+        assert_eq!(negotiate(&json!({"other": 1}), 1).unwrap(), 0);
+        assert_eq!(negotiate(&json!([1]), 1).unwrap(), 0);
+        for bad in [json!(0), json!(1.5), json!("1"), json!(null)] {
+            let caps = json!({ "turnControlWireVersion": bad });
+            assert_eq!(
+                negotiate(&caps, 1).unwrap_err().code,
+                ErrorCode::UnsupportedTarget,
+                "{caps}"
+            );
+        }
+    }
+}
