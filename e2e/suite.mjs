@@ -156,6 +156,36 @@ scenario("undecodable payloads are reported through a step; the session stays pa
   assert.equal((await p.world.runs.get(run.runId)).status, "running");
 });
 
+scenario("turn control: a driver parked on its control hook gets the version its capabilities say; an older driver gets version 0", async () => {
+  const action = { kind: "reply", text: "Your order ships tomorrow.", attachments: [{ name: "label.pdf" }], addedInANewerArm: { x: 1 } };
+  for (const [workflow, sessionId, version] of [["turnDriver", "turn-s1", 1], ["legacyTurnDriver", "turn-s2", 0]]) {
+    const run = await p.api.start(p.workflow(workflow), [sessionId]);
+    const token = `${sessionId}:turn-control:1`;
+    await p.hook(token);
+    const [input] = await p.waitSteps(run.runId, 1);
+    // The turn workflow reads the driver's capabilities from its input and negotiates, no lookups.
+    const target = encoder.turnControl.negotiate(input.value.capabilities);
+    assert.deepEqual(target, { version });
+    const accepted = encoder.turnControl.encode({ kind: "turn-delivery-accepted", requestId: "r-1" }, target);
+    await p.api.resumeHook(token, accepted);
+    const result = encoder.turnControl.encode({ kind: "turn-result", action }, target);
+    assert.equal(result.action, action, "the encoder passes the action through by reference");
+    await p.api.resumeHook(token, result);
+    const steps = await p.waitSteps(run.runId, 3);
+    if (version === 1) {
+      assert.deepEqual(steps.slice(1).map((s) => s.value), [
+        { kind: "turn-delivery-accepted", requestId: "r-1", actionIsTheWireObject: false },
+        { kind: "turn-result", action, actionIsTheWireObject: true },
+      ]);
+    } else {
+      assert.deepEqual(steps.slice(1).map((s) => s.value), [
+        { kind: "turn-delivery-accepted", action: null, versioned: false },
+        { kind: "turn-result", action, versioned: false },
+      ]);
+    }
+  }
+});
+
 /** Message j of session i: mixed cohorts and controls, ~10 % undecodable. */
 function message(i, j) {
   const marker = `s${i}-m${j}`;

@@ -30,10 +30,15 @@ export function parseBudget(text) {
   return out;
 }
 
+// Each decoder entry has its own budget: the session inbox's ([wasm], [entry]) and turn
+// control's ([turn-control-wasm], [turn-control-entry]).
 const files = {
   wasm: join(root, "pkg", "hookwire_bg.wasm"),
   entry: join(root, "pkg", "hookwire.cjs"),
   names: join(root, "target", "wasm", "hookwire.names.wasm"),
+  "turn-control-wasm": join(root, "pkg", "turn-control_bg.wasm"),
+  "turn-control-entry": join(root, "pkg", "turn-control.cjs"),
+  "turn-control-names": join(root, "target", "wasm", "turn-control.names.wasm"),
 };
 for (const f of Object.values(files)) {
   if (!existsSync(f)) {
@@ -48,16 +53,18 @@ const sizes = (bytes) => ({
   gzip: gzipSync(bytes, { level: 9 }).length,
   brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
 });
-const measured = { wasm: sizes(readFileSync(files.wasm)), entry: sizes(readFileSync(files.entry)) };
+const parts = ["wasm", "entry", "turn-control-wasm", "turn-control-entry"];
+const measured = Object.fromEntries(parts.map((p) => [p, sizes(readFileSync(files[p]))]));
 
-const top = JSON.parse(execFileSync("twiggy", ["top", "-f", "json", files.names], { encoding: "utf8" }));
+const items = (names) => JSON.parse(execFileSync("twiggy", ["top", "-f", "json", names], { encoding: "utf8" }));
+const top = [...items(files.names), ...items(files["turn-control-names"])];
 const over = [];
 const rows = [];
-for (const part of ["wasm", "entry"]) {
+for (const part of parts) {
   for (const [metric, limit] of Object.entries(budget[part] ?? {})) {
     const value = measured[part][metric];
     if (value === undefined) throw new Error(`size-budget: unknown metric ${part}.${metric}`);
-    rows.push(`${part}.${metric}`.padEnd(14) + `${value} B`.padStart(9) + `  (limit ${limit} B)`);
+    rows.push(`${part}.${metric}`.padEnd(26) + `${value} B`.padStart(9) + `  (limit ${limit} B)`);
     if (value > limit) over.push(`${part}.${metric} is ${value} B, over its limit of ${limit} B by ${value - limit} B`);
   }
 }
@@ -69,8 +76,10 @@ for (const word of budget.forbid?.items ?? []) {
 console.log(`size gate (${budgetFile.replace(root + "/", "")}):\n  ${rows.join("\n  ")}`);
 if (over.length) {
   console.log("\nover budget:\n  " + over.join("\n  "));
-  console.log("\ntwiggy top of the decoder wasm (names kept):");
+  console.log("\ntwiggy top of the session inbox decoder wasm (names kept):");
   console.log(execFileSync("twiggy", ["top", "-n", "15", files.names], { encoding: "utf8" }));
+  console.log("twiggy top of the turn-control decoder wasm (names kept):");
+  console.log(execFileSync("twiggy", ["top", "-n", "10", files["turn-control-names"]], { encoding: "utf8" }));
   process.exit(1);
 }
 console.log("size gate: ok");

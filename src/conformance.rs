@@ -256,7 +256,9 @@ pub fn check_outputs_have_cases(desc: &FamilyDesc, root: &Path) -> Vec<String> {
 }
 
 /// Every version's rendered JSON Schema equals its frozen file (written with `bless` while the
-/// version is unshipped).
+/// version is unshipped). A shipped version whose shapes changed fails with every change
+/// classified (`hookwire diff`'s rules and verdicts) and the one green path; an unshipped
+/// version's changes are listed too, and re-blessing accepts them.
 pub fn check_schemas(desc: &FamilyDesc, root: &Path, bless: bool) -> Vec<String> {
     let mut failures = Vec::new();
     for p in desc.producer {
@@ -264,10 +266,30 @@ pub fn check_schemas(desc: &FamilyDesc, root: &Path, bless: bool) -> Vec<String>
         text.push('\n');
         let rel = format!("artifacts/{}/v{}/schema.json", desc.name(), p.version);
         if let Err(e) = compare_or_bless(root, desc.registry, p.version, &rel, &text, bless) {
-            failures.push(e);
+            failures.push(format!("{e}{}", classified(root, &rel, p.wire)));
         }
     }
     failures
+}
+
+/// The changes between the frozen schema at `rel` and the code's shape, classified.
+fn classified(root: &Path, rel: &str, now: &'static crate::shape::Shape) -> String {
+    let frozen = std::fs::read_to_string(root.join(rel))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .map(|doc| crate::shape::from_json_schema(&doc));
+    match frozen {
+        Some(Ok(then)) => {
+            let changes = crate::diff::diff(then, now);
+            let list: String = changes.iter().map(|c| format!("\n    {c}")).collect();
+            format!(
+                "\n  the code's shapes differ from the frozen ones ({} change{}):{list}\n  the one green path: keep this version as it shipped and add the change as a new version (a new vN+1.rs and its step pair; see ARCHITECTURE.md, \"Adding a version\")",
+                changes.len(),
+                if changes.len() == 1 { "" } else { "s" }
+            )
+        }
+        _ => String::new(),
+    }
 }
 
 /// Every negotiation fixture gets its answer (the answer may carry more, such as a message).

@@ -56,8 +56,8 @@
 //! - Any other pair of different shapes at one place is [`Rule::FieldTypeChanged`]; its verdicts
 //!   say whether one shape accepts everything the other does (a string narrowed to an enum is
 //!   forward compatible and backward incompatible; a string and a number are incompatible both
-//!   ways). `Str` and `Binary` are the same on the wire (a JSON string): that change is reported
-//!   and compatible both ways.
+//!   ways). `Str` and `Binary` are the same on the wire (a JSON string): no change (a frozen
+//!   JSON Schema, read back with `shape::from_json_schema`, cannot tell them apart either).
 //! - An enum that gains or loses several values gives one change per value.
 //!
 //! Changes are listed in walk order: the root's variants in A's order (a removed kind in its
@@ -788,8 +788,9 @@ fn same_leaf(a: &Shape, b: &Shape) -> bool {
         (Shape::ConstNumber(x), Shape::ConstNumber(y)) => x == y,
         _ => matches!(
             (a, b),
-            (Shape::Str, Shape::Str)
-                | (Shape::Binary, Shape::Binary)
+            // A string and binary data are the same JSON on the wire (binary is a base64, data
+            // URL or URL string): not a change, and a frozen JSON Schema cannot tell them apart.
+            (Shape::Str | Shape::Binary, Shape::Str | Shape::Binary)
                 | (Shape::Number, Shape::Number)
                 | (Shape::Bool, Shape::Bool)
                 | (Shape::Null, Shape::Null)

@@ -615,3 +615,167 @@ fn ts_key(k: &str) -> String {
         format!("\"{k}\"")
     }
 }
+
+/// Read a JSON Schema this module rendered (`json_schema`) back into a shape, so a frozen schema
+/// — one committed at another git revision, say — can be compared with the code's shapes by the
+/// breaking-change classifier. The shapes are leaked: this is for short-lived tools (the guard,
+/// `hookwire diff`). Only the vocabulary `json_schema` writes is understood.
+pub fn from_json_schema(doc: &Value) -> Result<&'static Shape, String> {
+    let defs = doc.get("$defs").and_then(Value::as_object).cloned().unwrap_or_default();
+    let mut cache: BTreeMap<String, &'static Shape> = BTreeMap::new();
+    read_schema(doc, &defs, &mut cache)
+}
+
+fn leak_str(s: &str) -> &'static str {
+    Box::leak(s.to_owned().into_boxed_str())
+}
+
+fn leak(s: Shape) -> &'static Shape {
+    Box::leak(Box::new(s))
+}
+
+fn read_schema(
+    v: &Value,
+    defs: &Map<String, Value>,
+    cache: &mut BTreeMap<String, &'static Shape>,
+) -> Result<&'static Shape, String> {
+    if let Some(r) = v.get("$ref").and_then(Value::as_str) {
+        let name = r
+            .strip_prefix("#/$defs/")
+            .ok_or_else(|| format!("unsupported $ref {r}"))?;
+        if let Some(s) = cache.get(name) {
+            return Ok(s);
+        }
+        let body = defs.get(name).ok_or_else(|| format!("no $defs entry {name}"))?;
+        let inner = read_schema(body, defs, cache)?;
+        let def = Box::leak(Box::new(Def {
+            name: leak_str(name),
+            id: leak_str(body.get("title").and_then(Value::as_str).unwrap_or(name)),
+            doc: leak_str(body.get("description").and_then(Value::as_str).unwrap_or("")),
+            shape: clone_top(inner),
+        }));
+        let named = leak(Shape::Named(def));
+        cache.insert(name.into(), named);
+        return Ok(named);
+    }
+    if let Some(c) = v.get("const") {
+        return match c {
+            Value::String(s) => Ok(leak(Shape::Const(leak_str(s)))),
+            Value::Number(n) => n
+                .as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .map(|n| leak(Shape::ConstNumber(n)))
+                .ok_or_else(|| format!("unsupported const {c}")),
+            _ => Err(format!("unsupported const {c}")),
+        };
+    }
+    if let Some(Value::Array(values)) = v.get("enum") {
+        let set: Vec<&'static str> = values.iter().filter_map(Value::as_str).map(leak_str).collect();
+        return Ok(leak(Shape::Enum(Box::leak(set.into_boxed_slice()))));
+    }
+    if let Some(Value::Array(alts)) = v.get("anyOf") {
+        let parts = alts
+            .iter()
+            .map(|a| read_schema(a, defs, cache))
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok(leak(Shape::AnyOf(Box::leak(parts.into_boxed_slice()))));
+    }
+    if v.get("type").is_none() {
+        if let Some(Value::Array(alts)) = v.get("oneOf") {
+            let variants = alts
+                .iter()
+                .map(|a| read_schema(a, defs, cache))
+                .collect::<Result<Vec<_>, _>>()?;
+            let tag = ["kind", "type"]
+                .into_iter()
+                .find(|t| variants.iter().all(|s| variant_tag(s, t).is_some()))
+                .ok_or("a oneOf whose variants share no const tag")?;
+            return Ok(leak(Shape::Tagged {
+                tag,
+                variants: Box::leak(variants.into_boxed_slice()),
+            }));
+        }
+        return Ok(leak(Shape::Json));
+    }
+    match v["type"].as_str() {
+        Some("string") => Ok(leak(Shape::Str)),
+        Some("number") => Ok(leak(Shape::Number)),
+        Some("boolean") => Ok(leak(Shape::Bool)),
+        Some("null") => Ok(leak(Shape::Null)),
+        Some("integer") => Ok(leak(Shape::Integer {
+            min: v.get("minimum").and_then(Value::as_i64).unwrap_or(i64::MIN),
+            max: v.get("maximum").and_then(Value::as_i64).unwrap_or(i64::MAX),
+        })),
+        Some("array") => Ok(leak(Shape::Array(read_schema(&v["items"], defs, cache)?))),
+        Some("object") => {
+            let props = v.get("properties").and_then(Value::as_object);
+            let extra = v.get("additionalProperties");
+            let Some(props) = props else {
+                return match extra {
+                    Some(x @ Value::Object(_)) => Ok(leak(Shape::Map(read_schema(x, defs, cache)?))),
+                    _ => Ok(leak(Shape::JsonObject)),
+                };
+            };
+            let required: Vec<&str> = v
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            let mut fields = Vec::new();
+            for (name, schema) in props {
+                let shape = read_schema(schema, defs, cache)?;
+                let name = leak_str(name);
+                fields.push(Field {
+                    name,
+                    shape,
+                    required: required.contains(&name),
+                });
+            }
+            let object = Shape::Object(Box::leak(Box::new(Fields {
+                fields: Box::leak(fields.into_boxed_slice()),
+                strict: extra == Some(&Value::Bool(false)),
+            })));
+            match v.get("oneOf").and_then(Value::as_array) {
+                Some(one) => {
+                    let keys: Vec<&'static str> = one
+                        .iter()
+                        .filter_map(|r| r["required"].get(0).and_then(Value::as_str))
+                        .map(leak_str)
+                        .collect();
+                    Ok(leak(Shape::ExactlyOne {
+                        keys: Box::leak(keys.into_boxed_slice()),
+                        shape: leak(object),
+                    }))
+                }
+                None => Ok(leak(object)),
+            }
+        }
+        other => Err(format!("unsupported type {other:?}")),
+    }
+}
+
+/// A shape by value from a leaked one (a `Def` holds its shape by value).
+fn clone_top(s: &'static Shape) -> Shape {
+    match s {
+        Shape::Str => Shape::Str,
+        Shape::Binary => Shape::Binary,
+        Shape::Number => Shape::Number,
+        Shape::Bool => Shape::Bool,
+        Shape::Integer { min, max } => Shape::Integer { min: *min, max: *max },
+        Shape::Null => Shape::Null,
+        Shape::Const(c) => Shape::Const(c),
+        Shape::ConstNumber(n) => Shape::ConstNumber(*n),
+        Shape::Enum(e) => Shape::Enum(e),
+        Shape::Array(x) => Shape::Array(x),
+        Shape::Object(f) => Shape::Object(f),
+        Shape::Map(x) => Shape::Map(x),
+        Shape::AnyOf(a) => Shape::AnyOf(a),
+        Shape::Tagged { tag, variants } => Shape::Tagged { tag, variants },
+        Shape::Json => Shape::Json,
+        Shape::JsonObject => Shape::JsonObject,
+        Shape::Named(d) => Shape::Named(d),
+        Shape::ExactlyOne { keys, shape } => Shape::ExactlyOne { keys, shape },
+    }
+}

@@ -257,3 +257,149 @@ fn a_closed_pipe_stops_quietly_and_a_full_disk_exits_2() {
         }
     }
 }
+
+#[test]
+fn the_command_line_behaves_as_a_careful_user_expects() {
+    let cmd = br#"{"kind":"send","payload":{"m":1}}"#;
+    // `--flag=value` is the same as `--flag value`.
+    let o = hookwire(&["encode", "--target=v0-send"], cmd);
+    assert_eq!(stdout(&o), "{\"kind\":\"send\",\"payload\":{\"m\":1}}\n");
+    // A misspelt flag is refused with a suggestion, never read as a file name.
+    let o = hookwire(&["encode", "--tagret", "v1"], cmd);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--target"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // Help never waits for input and never runs the command; --version prints the version.
+    for args in [
+        &["decode", "--help"][..],
+        &["check", "--help"][..],
+        &["lock", "--help"][..],
+        &["--help"][..],
+    ] {
+        let o = hookwire(args, b"");
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+        assert!(stdout(&o).contains("Usage: hookwire"), "{args:?}");
+    }
+    let o = hookwire(&["--version"], b"");
+    assert!(stdout(&o).starts_with("hookwire "), "{}", stdout(&o));
+    // `-` is stdin.
+    let o = hookwire(&["decode", "-"], br#"{"kind":"clear"}"#);
+    assert_eq!(stdout(&o), "{\"kind\":\"clear\"}\n");
+    // A file that does not exist, with a non-UTF-8 name: an I/O error (exit 2), not a panic.
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let name = std::ffi::OsStr::from_bytes(b"/nonexistent/\xff\xfe.json");
+        let o = Command::new(env!("CARGO_BIN_EXE_hookwire"))
+            .arg("decode")
+            .arg(name)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read"));
+    }
+    // Shell completions.
+    let o = hookwire(&["completions", "bash"], b"");
+    assert!(stdout(&o).contains("hookwire"));
+    // An unknown family names the known ones.
+    let o = hookwire(&["--family", "nope", "decode"], b"{}");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("turn-control"));
+}
+
+#[test]
+fn turn_control_through_the_command_line() {
+    let o = hookwire(
+        &["--family", "turn-control", "decode", "--lines"],
+        b"{\"kind\":\"turn-result\",\"action\":{\"kind\":\"reply\",\"x\":[1]}}\n{\"kind\":\"turn-result\",\"version\":1}\n{\"kind\":\"turn-error\",\"version\":2,\"error\":1}\n",
+    );
+    let out = lines(&o);
+    assert_eq!(
+        out[0],
+        json!({"ok": {"kind": "turn-result", "action": {"kind": "reply", "x": [1]}}})
+    );
+    assert_eq!(
+        (out[1]["error"]["code"].as_str(), out[1]["error"]["path"].as_str()),
+        (Some("INVALID"), Some("/action"))
+    );
+    assert_eq!(out[2]["error"]["code"], "NEWER_VERSION");
+    let o = hookwire(
+        &["--family", "turn-control", "encode", "--target", "v0"],
+        br#"{"kind":"turn-delivery-accepted","requestId":"r"}"#,
+    );
+    assert_eq!(
+        stdout(&o),
+        "{\"kind\":\"turn-delivery-accepted\",\"requestId\":\"r\"}\n"
+    );
+    let o = hookwire(
+        &["--family", "turn-control", "negotiate", "--lines"],
+        b"{\"capabilities\":{\"turnControlWireVersion\":3}}\n{\"capabilities\":null}\n",
+    );
+    assert_eq!(
+        lines(&o),
+        vec![
+            json!({"ok": {"target": {"version": 1}}}),
+            json!({"ok": {"target": {"version": 0}}})
+        ]
+    );
+    let o = hookwire(
+        &[
+            "--family",
+            "turn-control",
+            "negotiate",
+            "--lines",
+            "--write-at-most",
+            "2",
+        ],
+        b"",
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "a write ceiling beyond the current version is a configuration error"
+    );
+    let o = hookwire(&["--family", "turn-control", "schema"], b"");
+    let schema: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(schema["$id"], "urn:hookwire:turn-control:v1");
+}
+
+#[test]
+fn diff_classifies_the_history() {
+    let o = hookwire(
+        &["diff", "--from-version", "1", "--to-version", "2", "--format", "json"],
+        b"",
+    );
+    let changes: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let rules: Vec<(&str, &str)> = changes
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["rule"].as_str().unwrap(), c["path"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        rules,
+        vec![
+            ("FIELD_OPTIONAL_TO_REQUIRED", "/payload"),
+            ("FIELD_ADDED_OPTIONAL", "/caller/activityObserver")
+        ]
+    );
+    let o = hookwire(
+        &["diff", "--from-version", "4", "--to-version", "5", "--format", "json"],
+        b"",
+    );
+    assert_eq!(stdout(&o), "[]\n");
+    let o = hookwire(
+        &["diff", "--from-version", "5", "--to-version", "6", "--format", "github"],
+        b"",
+    );
+    assert!(
+        stdout(&o).starts_with("::error file=src/session_inbox/v6.rs,line="),
+        "{}",
+        stdout(&o)
+    );
+    let o = hookwire(&["diff", "--from-version", "1", "--to-version", "9"], b"");
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -213,3 +213,25 @@ fn the_decoders_steps_match_the_registry() {
     let declared: Vec<(u32, u32)> = steps.iter().map(|s| (s.from, s.to)).collect();
     assert_eq!(declared, REGISTRY.steps);
 }
+
+#[test]
+fn a_changed_shipped_shape_fails_with_every_change_classified() {
+    let root = tree();
+    let path = root.join("artifacts/session-inbox/v6/schema.json");
+    let mut schema: serde_json::Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    // The frozen v6 cancel without `tasks`: as if the code had added it to a shipped version.
+    schema["$defs"]["SessionInboxCancelV6"]["properties"]
+        .as_object_mut()
+        .unwrap()
+        .remove("tasks");
+    fs::write(&path, serde_json::to_string_pretty(&schema).unwrap() + "\n").unwrap();
+    let failures = hookwire::conformance::check_schemas(&hookwire::session_inbox::FAMILY, &root, false);
+    assert_eq!(failures.len(), 1, "{failures:#?}");
+    let message = &failures[0];
+    assert!(message.contains("FIELD_ADDED_OPTIONAL cancel /tasks"), "{message}");
+    assert!(
+        message.contains("forward incompatible, backward compatible"),
+        "{message}"
+    );
+    assert!(message.contains("new version"), "{message}");
+}

@@ -73,6 +73,25 @@ enum Cmd {
         #[arg(long, value_name = "N")]
         version: Option<u32>,
     },
+    /// Classify every change between two shape versions (or against the frozen schemas at a git
+    /// revision) with a named rule and forward/backward verdicts.
+    Diff {
+        /// The version compared from (with --to-version).
+        #[arg(long, value_name = "A", requires = "to_version", conflicts_with = "against")]
+        from_version: Option<u32>,
+        /// The version compared to.
+        #[arg(long, value_name = "B", requires = "from_version")]
+        to_version: Option<u32>,
+        /// A git revision: this tree's shapes against the frozen schemas committed there.
+        #[arg(long, value_name = "GIT_REF")]
+        against: Option<String>,
+        /// Output: text (default), json (an array of changes) or github (workflow annotations).
+        #[arg(long, default_value = "text", value_parser = ["text", "json", "github"])]
+        format: String,
+        /// The repository root (for --against and the github format's source lines).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
     /// Maintainer: the registry guard and the artifact lock (every family unless --family).
     Check {
         /// The repository root.
@@ -170,6 +189,13 @@ fn run(args: Vec<OsString>) -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Cmd::Diff {
+            from_version,
+            to_version,
+            against,
+            format,
+            root,
+        } => diff_command(desc, from_version, to_version, against.as_deref(), &format, &root),
         Cmd::Check { root } => {
             let mut failed = false;
             for f in selected(desc, explicit) {
@@ -177,8 +203,13 @@ fn run(args: Vec<OsString>) -> ExitCode {
                 for v in &violations {
                     eprintln!("error[{:?}]: {}", v.rule, v.message);
                 }
-                failed |= !violations.is_empty();
-                if violations.is_empty() {
+                // The code's shapes against the frozen schemas, every change classified.
+                let schemas = hookwire::conformance::check_schemas(f, &root, false);
+                for m in &schemas {
+                    eprintln!("error[Shapes]: {m}");
+                }
+                failed |= !violations.is_empty() || !schemas.is_empty();
+                if violations.is_empty() && schemas.is_empty() {
                     out(&format!(
                         "{}: registry, version modules, steps, tests and lock are consistent",
                         f.name()
@@ -222,6 +253,127 @@ fn run(args: Vec<OsString>) -> ExitCode {
             ExitCode::SUCCESS
         }
     }
+}
+
+/// `hookwire diff`: two versions of this build, or this build against a git revision's frozen
+/// schemas (every version there that this build also has, and each version this build adds,
+/// against the newest one there). Exit 0 whatever the verdicts (it reports; the guard decides).
+fn diff_command(
+    desc: &FamilyDesc,
+    from: Option<u32>,
+    to: Option<u32>,
+    against: Option<&str>,
+    format: &str,
+    root: &std::path::Path,
+) -> ExitCode {
+    let shape = |v: u32| desc.version(v).map(|p| p.wire);
+    let mut pairs: Vec<(
+        String,
+        &'static hookwire::shape::Shape,
+        u32,
+        &'static hookwire::shape::Shape,
+    )> = Vec::new();
+    match (from, to, against) {
+        (Some(a), Some(b), None) => match (shape(a), shape(b)) {
+            (Some(x), Some(y)) => pairs.push((format!("v{a}"), x, b, y)),
+            _ => {
+                eprintln!(
+                    "hookwire: {} has versions 1 … {}; no version {}",
+                    desc.name(),
+                    desc.registry.current,
+                    if shape(a).is_none() { a } else { b }
+                );
+                return ExitCode::from(2);
+            }
+        },
+        (None, None, Some(rev)) => {
+            let mut newest_there = None;
+            for v in 1..=desc.registry.current.max(64) {
+                let rel = format!("artifacts/{}/v{v}/schema.json", desc.name());
+                let shown = std::process::Command::new("git")
+                    .args(["show", &format!("{rev}:{rel}")])
+                    .current_dir(root)
+                    .output();
+                let Ok(out) = shown else {
+                    eprintln!("hookwire: cannot run git");
+                    return ExitCode::from(2);
+                };
+                if !out.status.success() {
+                    continue;
+                }
+                let parsed = serde_json::from_slice::<Value>(&out.stdout)
+                    .map_err(|e| e.to_string())
+                    .and_then(|doc| hookwire::shape::from_json_schema(&doc));
+                match (parsed, shape(v)) {
+                    (Ok(there), Some(here)) => {
+                        pairs.push((format!("{rev}:v{v}"), there, v, here));
+                        newest_there = Some((v, there));
+                    }
+                    (Ok(there), None) => {
+                        eprintln!("hookwire: version {v} exists at {rev} but not in this tree: a version disappeared");
+                        newest_there = Some((v, there));
+                    }
+                    (Err(e), _) => {
+                        eprintln!("hookwire: cannot read {rev}:{rel}: {e}");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            match newest_there {
+                Some((n, there)) => {
+                    for v in n + 1..=desc.registry.current {
+                        if let Some(here) = shape(v) {
+                            pairs.push((format!("{rev}:v{n}"), there, v, here));
+                        }
+                    }
+                }
+                None if format != "json" => out(&format!(
+                    "{rev} has no frozen schema of {}: every version of it is new in this tree",
+                    desc.name()
+                )),
+                None => {}
+            }
+        }
+        _ => {
+            eprintln!("hookwire: diff takes --from-version A --to-version B, or --against GIT_REF");
+            return ExitCode::from(2);
+        }
+    }
+    let mut all = Vec::new();
+    for (label, a, b, b_shape) in &pairs {
+        let changes = hookwire::diff::diff(a, b_shape);
+        match format {
+            "json" => {
+                all.push(json!({"from": label, "to": format!("v{b}"), "changes": hookwire::diff::to_json(&changes)}))
+            }
+            "github" => {
+                let file = format!("{}/v{b}.rs", desc.registry.module_dir);
+                let source = std::fs::read_to_string(root.join(&file)).unwrap_or_default();
+                let line_of = |c: &hookwire::diff::Change| {
+                    let field = c.path.rsplit('/').next().unwrap_or("");
+                    let quoted = format!("\"{field}\"");
+                    source.lines().position(|l| l.contains(&quoted)).map_or(1, |i| i + 1)
+                };
+                let text = hookwire::diff::to_github(&changes, &file, line_of);
+                if !text.is_empty() {
+                    out(text.trim_end());
+                }
+            }
+            _ => out(&format!(
+                "{label} → v{b}:\n{}",
+                hookwire::diff::to_text(&changes).trim_end()
+            )),
+        }
+    }
+    if format == "json" {
+        // Two versions of this build: the bare list; against a revision: one entry per pair.
+        let answer = match (from, to) {
+            (Some(_), Some(_)) => all.pop().map_or(Value::Array(vec![]), |mut p| p["changes"].take()),
+            _ => Value::Array(all),
+        };
+        out(&canonical::to_string(&answer));
+    }
+    ExitCode::SUCCESS
 }
 
 /// The family asked for, or every family when none was named (maintainer commands).

@@ -6,6 +6,7 @@
 import { createHook, getWorkflowMetadata } from "workflow";
 import { decode, hookMetadata, SessionInboxWireError } from "hookwire";
 import * as v1Build from "../vendor/hookwire-v1.cjs";
+import { decode as decodeTurn, driverCapabilities, TurnControlWireError } from "hookwire/turn-control";
 
 export async function sessionDriver(token) {
   "use workflow";
@@ -43,6 +44,47 @@ export async function sessionDriverV1(token) {
       if (!(e instanceof v1Build.SessionInboxWireError)) throw e;
       await report(token, n, e.code, e.message);
     }
+  }
+  return n;
+}
+
+/**
+ * A session driver of this build, parked on the control hook of one turn
+ * (`<sessionId>:turn-control:<n>`). It hands the turn workflow its capabilities (recorded here as
+ * step 0, which the producer reads as the turn workflow's input), decodes every control value
+ * with hookwire/turn-control, and records it; the turn ends with its result.
+ */
+export async function turnDriver(sessionId) {
+  "use workflow";
+  const token = `${sessionId}:turn-control:1`;
+  const hook = createHook({ token });
+  await record(token, 0, { capabilities: driverCapabilities() });
+  let n = 0;
+  for await (const payload of hook) {
+    n++;
+    try {
+      const value = decodeTurn(payload);
+      await record(token, n, { ...value, actionIsTheWireObject: value.action !== undefined && value.action === payload.action });
+      if (value.kind === "turn-result") return n;
+    } catch (e) {
+      if (!(e instanceof TurnControlWireError)) throw e;
+      await report(token, n, e.code, e.message);
+    }
+  }
+  return n;
+}
+
+/** A driver of a build before the capability: it advertises nothing and reads unversioned values. */
+export async function legacyTurnDriver(sessionId) {
+  "use workflow";
+  const token = `${sessionId}:turn-control:1`;
+  const hook = createHook({ token });
+  await record(token, 0, { capabilities: null });
+  let n = 0;
+  for await (const value of hook) {
+    n++;
+    await record(token, n, { kind: value.kind, action: value.action ?? null, versioned: "version" in value });
+    if (value.kind === "turn-result") return n;
   }
   return n;
 }
