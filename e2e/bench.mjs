@@ -12,6 +12,8 @@ const messages = Number(process.argv.filter((a) => /^\d+$/.test(a))[0] ?? 40);
 const CONTENDERS = {
   none: null,
   "hookwire (pkg/)": `export { decode } from "hookwire";`,
+  "hookwire/turn-control": `export { decode } from "hookwire/turn-control";`,
+  "hookwire, both families": `import { decode as inbox } from "hookwire";\nimport { decode as turn } from "hookwire/turn-control";\nexport const decode = (v) => (v && typeof v.kind === "string" && v.kind.startsWith("turn-") ? turn(v) : inbox(v));`,
   "plain JS": `export { decode } from ${JSON.stringify(join(here, "..", "bench", "contenders", "plain.mjs"))};`,
   "zod 4": `export { decode } from ${JSON.stringify(join(here, "..", "bench", "contenders", "zod.mjs"))};`,
   "zod/mini": `export { decode } from ${JSON.stringify(join(here, "..", "bench", "contenders", "zod-mini.mjs"))};`,

@@ -114,11 +114,13 @@ export declare function stableInboxToken(runId: string, template?: string): stri
 export type TurnControlCommand = TurnControlValue;
 /** A turn-control target: version 1 or, for a driver without the capability, 0. */
 export type TurnControlTarget = { readonly version: 0 | 1 };
+/** The wire value for a target version: version 0 carries no `version` key (distributes over a union of versions). */
+export type TurnControlWireFor<N extends number> = N extends 0 ? TurnControlValue : TurnControlValue & { readonly version: N };
 /** Turn control (contract §14), for the turn workflow. Throws TurnControlWireError. */
 export declare const turnControl: {
   readonly WIRE_VERSION: 1;
   /** The value for the target (default: the current version); `action` is the command's own object. */
-  encode<const T extends TurnControlTarget = { readonly version: 1 }>(command: TurnControlCommand, target?: T): T extends { readonly version: 0 } ? TurnControlValue : TurnControlValue & { readonly version: T["version"] };
+  encode<const T extends TurnControlTarget = { readonly version: 1 }>(command: TurnControlCommand, target?: T): TurnControlWireFor<T["version"]>;
   /** The target for a driver's capabilities (`{ turnControlWireVersion: N }`, or anything else for an older driver). */
   negotiate(capabilities: unknown, options?: { readonly writeAtMost?: 1 }): TurnControlTarget;
 };

@@ -22,7 +22,7 @@ export type TurnResult = {
 /** A decoded `turn-error` value. */
 export type TurnError = {
   readonly kind: "turn-error";
-  /** trusted as the encoder wrote it */
+  /** checked at decode: a JSON value (its interior is trusted) */
   readonly error: JsonValue;
 };
 

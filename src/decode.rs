@@ -16,6 +16,8 @@ use crate::host::{Host, Sym, Type};
 pub enum Check {
     /// Not checked: any value passes (an opaque field).
     Any,
+    /// Any JSON value (not `undefined`, a function, a symbol or a bigint).
+    Json,
     /// A string.
     Str,
     /// A boolean.
@@ -119,6 +121,7 @@ fn check<H: Host>(h: &mut H, v: &H::Value, check: Check) -> Result<Result<(), (D
     let ty = h.type_of(v);
     let (ok, expected) = match check {
         Check::Any => (true, Detail::None),
+        Check::Json => (ty != Type::Other, Detail::ExpectJson),
         Check::Str => (ty == Type::String, Detail::ExpectString),
         Check::Bool => (ty == Type::Bool, Detail::ExpectBool),
         Check::Object => (ty == Type::Object, Detail::ExpectObject),

@@ -134,6 +134,8 @@ table! {
         ExpectKindedObject = 28 => "an object with a string kind",
         /// An unversioned `turn-result` whose `action` is not an object with a string `kind`.
         TurnResultAction = 29 => "the action of an unversioned turn-result must be an object with a string kind",
+        /// Expected: a JSON value.
+        ExpectJson = 30 => "a JSON value",
     }
 }
 
@@ -197,6 +199,7 @@ detail_consts!(
     ExpectEnum,
     ExpectKindedObject,
     TurnResultAction,
+    ExpectJson,
 );
 
 impl Detail {

@@ -128,6 +128,7 @@ fn is_wire_variant(d: &crate::shape::Def) -> bool {
 fn checked(check: Check) -> &'static str {
     match check {
         Check::Any => "trusted as the encoder wrote it",
+        Check::Json => "checked at decode: a JSON value (its interior is trusted)",
         Check::Str => "checked at decode: a string; trusted otherwise",
         Check::Bool => "checked at decode: a boolean",
         Check::Object => "checked at decode: an object; its interior is trusted as the encoder wrote it",
@@ -430,11 +431,13 @@ export declare function stableInboxToken(runId: string, template?: string): stri
 export type TurnControlCommand = TurnControlValue;
 /** A turn-control target: version {tc} or, for a driver without the capability, 0. */
 export type TurnControlTarget = {{ readonly version: {tc_versions} }};
+/** The wire value for a target version: version 0 carries no `version` key (distributes over a union of versions). */
+export type TurnControlWireFor<N extends number> = N extends 0 ? TurnControlValue : TurnControlValue & {{ readonly version: N }};
 /** Turn control (contract §14), for the turn workflow. Throws TurnControlWireError. */
 export declare const turnControl: {{
   readonly WIRE_VERSION: {tc};
   /** The value for the target (default: the current version); `action` is the command's own object. */
-  encode<const T extends TurnControlTarget = {{ readonly version: {tc} }}>(command: TurnControlCommand, target?: T): T extends {{ readonly version: 0 }} ? TurnControlValue : TurnControlValue & {{ readonly version: T[\"version\"] }};
+  encode<const T extends TurnControlTarget = {{ readonly version: {tc} }}>(command: TurnControlCommand, target?: T): TurnControlWireFor<T[\"version\"]>;
   /** The target for a driver's capabilities (`{{ turnControlWireVersion: N }}`, or anything else for an older driver). */
   negotiate(capabilities: unknown, options?: {{ readonly writeAtMost?: {tc} }}): TurnControlTarget;
 }};

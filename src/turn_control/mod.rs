@@ -57,7 +57,7 @@ pub const KINDS: &[KindSpec] = &[
     },
     KindSpec {
         kind: TURN_ERROR,
-        fields: &[req(ERROR, Check::Any)],
+        fields: &[req(ERROR, Check::Json)],
     },
     KindSpec {
         kind: TURN_CONTINUATION_TOKEN,

@@ -1,0 +1,236 @@
+//! A family is a parameter: a small family that exists only in this test (`echo`, one kind, one
+//! version, no unversioned era) is described once, as every family is, and passes the same shared
+//! checks as the real ones — decode and encode fixtures with byte-frozen outputs, frozen schema,
+//! negotiation fixtures, the registry guard and the hash lock — in a scratch tree. Nothing in the
+//! generic machinery had to change for it.
+
+use hookwire::chain::Chain;
+use hookwire::decode::{opt, Check, KindSpec};
+use hookwire::family::{FamilyDesc, ProducerVersion, Registry, VersionEntry};
+use hookwire::host::{Host, Sym};
+use hookwire::json::JsonHost;
+use hookwire::shape::{req, Def, Fields, Shape};
+use hookwire::{conformance, DecodeError, EncodeError, ErrorCode};
+use serde_json::{json, Map, Value};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+const SYMBOLS: &[&str] = &["version", "kind", "note", "ping"];
+const KINDS: &[KindSpec] = &[KindSpec {
+    kind: Sym(3),
+    fields: &[opt(Sym(2), Check::Str)],
+}];
+
+static REGISTRY: Registry = Registry {
+    name: "echo",
+    module_dir: "src/echo",
+    current: 1,
+    initial: None,
+    versions: &[VersionEntry {
+        version: 1,
+        shipped: true,
+    }],
+    steps: &[],
+};
+
+static STR: Shape = Shape::Str;
+static WIRE: Shape = Shape::Named(&Def {
+    name: "EchoV1",
+    id: "Echo.V1",
+    doc: "A ping.",
+    shape: Shape::Tagged {
+        tag: "kind",
+        variants: &[&PING],
+    },
+});
+static PING: Shape = Shape::Named(&Def {
+    name: "EchoPingV1",
+    id: "Echo.V1.Ping",
+    doc: "A ping, with a note.",
+    shape: Shape::Object(&Fields {
+        strict: true,
+        fields: &[
+            req("kind", &Shape::Const("ping")),
+            req("version", &Shape::ConstNumber(1)),
+            hookwire::shape::opt("note", &STR),
+        ],
+    }),
+});
+
+fn decode_on<H: Host + 'static>(h: &mut H, v: &H::Value) -> Result<H::Value, DecodeError> {
+    let chain = Chain {
+        current: 1,
+        initial: None,
+        steps: &[],
+        declared: None,
+    };
+    hookwire::decode::decode(h, &chain, KINDS, &[Sym(3)], v)
+}
+
+fn decode(v: &Value) -> Result<Value, DecodeError> {
+    decode_on(&mut JsonHost::new(SYMBOLS), v).map_err(|e| e.named(SYMBOLS))
+}
+
+fn encode(command: Value, target: &Value) -> Value {
+    if target != &json!({"version": 1}) {
+        return json!({"error": {"code": "UNSUPPORTED_TARGET", "message": "echo writes version 1"}});
+    }
+    let mut wire = command;
+    if let Value::Object(m) = &mut wire {
+        m.insert("version".into(), json!(1));
+    }
+    match WIRE.validate(&wire) {
+        Ok(()) => json!({ "ok": wire }),
+        Err(e) => json!({"error": {"code": e.code.as_str(), "message": e.message, "path": e.path}}),
+    }
+}
+
+fn negotiate(_: &Value, _: u32) -> Value {
+    json!({"ok": {"target": {"version": 1}}})
+}
+
+fn no_down(_: &mut Map<String, Value>) -> Result<(), EncodeError> {
+    Ok(())
+}
+
+fn schema() -> Value {
+    hookwire::shape::json_schema(&WIRE, "urn:hookwire:echo:v1", "Echo.V1")
+}
+
+static PRODUCER: &[ProducerVersion] = &[ProducerVersion {
+    version: 1,
+    wire: &WIRE,
+    schema_id: "urn:hookwire:echo:v1",
+    json_schema: schema,
+    down: no_down,
+}];
+
+/// The whole description of the test-only family: what registering a family takes.
+static ECHO: FamilyDesc = FamilyDesc {
+    registry: &REGISTRY,
+    symbols: SYMBOLS,
+    error_class: "EchoWireError",
+    capability_key: "echoWireVersion",
+    producer: PRODUCER,
+    decode,
+    encode,
+    negotiate,
+    removable: &[],
+    targets: &["v1"],
+};
+
+fn write(root: &Path, rel: &str, v: &Value) {
+    let path = root.join(rel);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, serde_json::to_string_pretty(v).unwrap() + "\n").unwrap();
+}
+
+/// A scratch tree with the family's module, fixtures and nothing else.
+fn scratch() -> PathBuf {
+    let root = std::env::temp_dir().join(format!("hookwire-echo-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&root);
+    fs::create_dir_all(root.join("src/echo")).unwrap();
+    fs::write(
+        root.join("src/echo/v1.rs"),
+        "//! Echo version 1.\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\n",
+    )
+    .unwrap();
+    write(
+        &root,
+        "fixtures/echo/v1/ping.json",
+        &json!({"input": {"kind": "ping", "version": 1, "note": "hi", "x": 1}, "expect": {"kind": "ping", "note": "hi"}}),
+    );
+    write(
+        &root,
+        "fixtures/echo/v1/reject-note-number.json",
+        &json!({"input": {"kind": "ping", "version": 1, "note": 3}, "error": {"code": "INVALID", "path": "/note"}}),
+    );
+    write(
+        &root,
+        "fixtures/echo/chain/reject-no-version.json",
+        &json!({"input": {"kind": "ping"}, "error": {"code": "MALFORMED_VERSION"}}),
+    );
+    write(
+        &root,
+        "fixtures/echo/chain/reject-newer.json",
+        &json!({"input": {"kind": "ping", "version": 2}, "error": {"code": "NEWER_VERSION", "version": 2}}),
+    );
+    write(
+        &root,
+        "fixtures/echo/encode/ping.json",
+        &json!({"command": {"kind": "ping", "note": "n"}, "decoded": {"kind": "ping", "note": "n"}}),
+    );
+    write(
+        &root,
+        "fixtures/echo/encode/reject-stray.json",
+        &json!({"command": {"kind": "ping", "x": 1}, "error": {"code": "INVALID", "path": "/x"}}),
+    );
+    write(
+        &root,
+        "fixtures/echo/negotiate/any.json",
+        &json!({"request": {}, "answer": {"ok": {"target": {"version": 1}}}}),
+    );
+    root
+}
+
+#[test]
+fn a_test_only_family_passes_every_shared_check() {
+    let root = scratch();
+    // First run: the frozen schema and encoder outputs are written (the version is being added).
+    let first = conformance::check_family(&ECHO, &root, true);
+    assert!(first.iter().all(|m| m.contains("not in artifacts/LOCK")), "{first:#?}");
+    hookwire::artifacts::extend_lock(&root, &REGISTRY).unwrap();
+    let failures = conformance::check_family(&ECHO, &root, false);
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert!(root.join("artifacts/echo/v1/schema.json").exists());
+    assert_eq!(
+        fs::read_to_string(root.join("artifacts/echo/v1/encode/ping.v1.json")).unwrap(),
+        "{\"kind\":\"ping\",\"note\":\"n\",\"version\":1}"
+    );
+
+    // And the same checks catch what they catch for every family: a shipped fixture edited…
+    write(
+        &root,
+        "fixtures/echo/v1/ping.json",
+        &json!({"input": {"kind": "ping", "version": 1}, "expect": {"kind": "ping"}}),
+    );
+    let failures = conformance::check_family(&ECHO, &root, false);
+    assert!(
+        failures.iter().any(|m| m.contains("changed after it shipped")),
+        "{failures:#?}"
+    );
+    // …and a decode fixture the family does not answer as written.
+    write(
+        &root,
+        "fixtures/echo/chain/reject-newer.json",
+        &json!({"input": {"kind": "ping", "version": 2}, "error": {"code": "UNKNOWN_KIND"}}),
+    );
+    let failures = conformance::check_family(&ECHO, &root, false);
+    assert!(failures.iter().any(|m| m.contains("reject-newer")), "{failures:#?}");
+    let _ = fs::remove_dir_all(&root);
+}
+
+#[test]
+fn the_test_only_family_decodes_on_the_shared_machinery() {
+    // Decode answers a value or a typed error on anything, and is idempotent on what it decodes.
+    let values = [
+        json!({"kind": "ping", "version": 1}),
+        json!({"kind": "ping", "version": 1.0, "note": "a"}),
+        json!({"kind": "pong", "version": 1}),
+        json!([]),
+        json!({"version": "1"}),
+        json!({"kind": "ping", "version": 1, "note": null}),
+    ];
+    let codes: Vec<Result<Value, ErrorCode>> = values.iter().map(|v| decode(v).map_err(|e| e.code)).collect();
+    assert_eq!(
+        codes,
+        vec![
+            Ok(json!({"kind": "ping"})),
+            Ok(json!({"kind": "ping", "note": "a"})),
+            Err(ErrorCode::UnknownKind),
+            Err(ErrorCode::NotObject),
+            Err(ErrorCode::MalformedVersion),
+            Err(ErrorCode::Invalid),
+        ]
+    );
+}
