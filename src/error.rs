@@ -109,13 +109,13 @@ table! {
         /// An unversioned `deliver` whose `payloads` is not an array of objects.
         DeliverPayloads = 16 => "the payloads of an unversioned deliver must be an array of objects",
         /// A task carries operations of version 4 (`agentRequests`, or input requests with `request`/`requests`).
-        TaskOperations = 17 => "a task with agentRequests, or an input request with request or requests (version 4 or later)",
+        TaskOperations = 17 => "task operations of version 4 or later",
         /// A `cancel` carries `tasks` (version 6 or later).
         CancelTasks = 18 => "a cancel with tasks (version 6 or later)",
         /// A `deliver` lacks the `payload` mirror (required from version 2).
-        MissingMirror = 19 => "a deliver without the payload mirror, which every version from 2 carries",
+        MissingMirror = 19 => "a deliver without the payload mirror (required from version 2)",
         /// An old-form task input request that the 3 → 4 rewrite cannot turn into a valid entry.
-        OldInputRequest = 20 => "an old-form task input request (no replyTo, a hookPayload) whose hookPayload lacks an object, a string childContinuationToken, or an event with a requests array, integer sequence and stepIndex at or above 0 and a string turnId",
+        OldInputRequest = 20 => "an old-form input request whose hookPayload cannot be rewritten into a valid entry",
         /// Expected: present (a required field is missing).
         Required = 21 => "a value (the field is required)",
         /// Expected: an object.
