@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(decode encode chain negotiate)
+[ ${#targets[@]} -gt 0 ] || targets=(decode encode chain negotiate turn_control)
 
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --version 0.13.2
 # libFuzzer needs nightly flags: use a nightly toolchain when there is one, else let stable
@@ -20,7 +20,7 @@ corpus() { # seed a target's corpus from the fixtures
   node -e '
     const fs = require("fs"), path = require("path");
     const [target, dir] = process.argv.slice(1);
-    const root = "fixtures/session-inbox";
+    const root = target === "turn_control" ? "fixtures/turn-control" : "fixtures/session-inbox";
     let n = 0;
     const put = (v) => fs.writeFileSync(path.join(dir, "seed-" + n++), JSON.stringify(v));
     const targets = [{ version: 0, variant: "send" }, { version: 0, variant: "deliver" }, ...[1, 2, 3, 4, 5, 6].map((version) => ({ version }))];
@@ -29,6 +29,7 @@ corpus() { # seed a target's corpus from the fixtures
       for (const f of fs.readdirSync(path.join(root, sub))) {
         const c = JSON.parse(fs.readFileSync(path.join(root, sub, f), "utf8"));
         if (target === "encode" && c.command !== undefined) { put(c.command); for (const t of targets) put({ command: c.command, target: t }); }
+        if (target === "turn_control") for (const v of [c.input, c.command, c.request?.capabilities]) if (v !== undefined) put(v);
         if (target !== "encode" && target !== "negotiate" && c.input !== undefined) put(c.input);
         if (target === "negotiate" && c.request !== undefined) put({ command: c.request.command, ...c.request.destination, hooks: c.request.hooks ?? [] });
       }

@@ -158,3 +158,48 @@ pub fn check_negotiate(bytes: &[u8]) {
         )),
     }
 }
+
+/// Turn control: decode answers a decode code or a normalized value of a known kind without
+/// `version`, idempotent on unversioned values; encode for every target either refuses with
+/// `INVALID` at a pointer or writes a value its version's shape accepts and that decodes to the
+/// command; negotiation from any capabilities answers `{version: 0 | 1}` or `UNSUPPORTED_TARGET`.
+pub fn check_turn_control(bytes: &[u8]) {
+    use crate::turn_control::{self as tc, encode::encode as tc_encode, target::negotiate as tc_negotiate};
+    let Some(v) = json(bytes) else { return };
+    match tc::decode(&v) {
+        Err(e) => assert!(DECODE_CODES.contains(&e.code), "decode answered {:?}", e.code),
+        Ok(out) => {
+            let m = out.as_object().expect("decode returns an object");
+            assert!(!m.contains_key("version"), "version kept: {out}");
+            assert!(tc::KINDS
+                .iter()
+                .any(|k| Some(tc::symbols::SYMBOLS[k.kind.0 as usize]) == m["kind"].as_str()));
+            if v.get("version").is_none_or(|x| x.as_f64() == Some(0.0)) {
+                assert_eq!(tc::decode(&out).ok().as_ref(), Some(&out), "not idempotent on {v}");
+            }
+        }
+    }
+    for target in 0..=tc::WIRE_VERSION {
+        match tc_encode(v.clone(), target) {
+            Err(e) => assert!(
+                e.code == ErrorCode::Invalid && (e.path.is_empty() || e.path.starts_with('/')),
+                "{e}"
+            ),
+            Ok(wire) => {
+                if target >= 1 {
+                    assert!(tc::v1::validate(&wire).is_ok(), "invalid v1 written: {wire}");
+                }
+                let decoded = tc::decode(&wire).unwrap_or_else(|e| panic!("{e} on {wire}"));
+                let mut command = v.clone();
+                if let Value::Object(c) = &mut command {
+                    c.retain(|k, _| k != "version");
+                }
+                assert_eq!(Ok(decoded), tc::decode(&command), "the round trip changed {v}");
+            }
+        }
+    }
+    match tc_negotiate(&v, tc::WIRE_VERSION) {
+        Ok(n) => assert!(n <= tc::WIRE_VERSION),
+        Err(e) => assert_eq!(e.code, ErrorCode::UnsupportedTarget),
+    }
+}

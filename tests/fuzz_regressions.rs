@@ -3,7 +3,7 @@
 
 mod common;
 
-use hookwire::invariants::{check_chain, check_decode, check_encode, check_negotiate};
+use hookwire::invariants::{check_chain, check_decode, check_encode, check_negotiate, check_turn_control};
 
 type Check = fn(&[u8]);
 
@@ -12,6 +12,7 @@ const TARGETS: &[(&str, Check)] = &[
     ("encode", check_encode),
     ("chain", check_chain),
     ("negotiate", check_negotiate),
+    ("turn_control", check_turn_control),
 ];
 
 #[test]
@@ -35,5 +36,18 @@ fn fixtures_hold_the_fuzz_invariants() {
     }
     for case in common::cases("encode") {
         check_encode(&serde_json::to_vec(&case.data["command"]).unwrap());
+    }
+    let root = common::root();
+    for dir in ["v0", "v1", "chain", "encode", "negotiate"] {
+        for case in hookwire::conformance::cases(&root, "turn-control", dir) {
+            for key in ["input", "command"] {
+                if let Some(v) = case.data.get(key) {
+                    check_turn_control(&serde_json::to_vec(v).unwrap());
+                }
+            }
+            if let Some(c) = case.data.pointer("/request/capabilities") {
+                check_turn_control(&serde_json::to_vec(c).unwrap());
+            }
+        }
     }
 }
