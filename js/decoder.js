@@ -3,12 +3,14 @@
 // import or async init, so it runs inside a workflow sandbox (a fresh node:vm context per
 // delivery) — and `decode`, which hands the value to the wasm module by handle and turns the
 // codes the module leaves behind into the family's error (no string is formatted in wasm).
-import { __wbg_set_wasm, decode as wasmDecode, error_code, error_detail, error_index, error_version } from "hookwire:glue";
+import { __wbg_set_wasm } from "hookwire:glue";
 import { WASM_BASE64, IMPORTS, exportsOf } from "hookwire:wasm";
 import { CODES, DETAILS, FAMILY, MESSAGES, SYMBOLS, WIRE_VERSION } from "hookwire:contract";
 import { mark, settle, V } from "./host.js";
 
 function base64Bytes(text) {
+  // Where the engine decodes base64 natively (the workflow sandbox does), no per-character loop.
+  if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(text);
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
@@ -18,6 +20,10 @@ function base64Bytes(text) {
 let startFailure = null;
 let module = null;
 let wasm = null;
+/** Whether something unwound through the instance: the next decode starts a fresh one. */
+let stale = false;
+/** How many decodes are running (a getter of a value being decoded may decode). */
+let running = 0;
 
 /** Instantiate the module (again, after an exception unwound through it and left it suspect). */
 function start() {
@@ -25,6 +31,7 @@ function start() {
   __wbg_set_wasm(exports);
   exports.__wbindgen_start();
   wasm = exports;
+  stale = false;
 }
 
 try {
@@ -53,35 +60,42 @@ function message(code, version, detail, path) {
 
 /** A decoder that throws `ErrorClass(code, message, version, path, expected)` and nothing else. */
 export function decoder(ErrorClass) {
+  const unreadable = () => new ErrorClass("NOT_OBJECT", message("NOT_OBJECT", NaN, DETAILS[7], ""));
   return function decode(value) {
     if (startFailure !== null) throw startFailure;
+    // Decodes nested in getters (even of the value itself) stop four deep: each level may read a
+    // key more than once, so unbounded nesting would multiply the work at every level.
+    if (running > 3) throw unreadable();
+    if (stale) start();
+    // This decode's instance: errors are read from it even if a nested decode replaced it.
+    const w = wasm;
     const base = V.length;
-    V.push(value);
     const m = mark();
-    let r;
+    let r = -2;
+    running++;
     try {
-      r = wasmDecode(base);
+      V[base] = value;
+      r = w.decode(base);
     } catch {
       // Something unwound through the module (the stack ran out inside a getter, say): its stack
-      // pointer cannot be trusted any more, so the next decode runs on a fresh instance.
-      r = -2;
-      start();
+      // pointer cannot be trusted any more, so the next decode runs on a fresh instance (not
+      // this one's callers: a decode that is still running keeps its own).
+      stale = true;
     }
-    const out = r < 0 ? undefined : V[r];
+    running--;
+    const out = V[r];
     V.length = base;
-    if (settle(m) || r === -2) {
-      throw new ErrorClass("NOT_OBJECT", message("NOT_OBJECT", NaN, DETAILS[7], ""));
-    }
+    if (settle(m) || r < -1) throw unreadable();
     if (r >= 0) return out;
-    const code = CODES[error_code()];
-    const version = error_version();
-    const where = error_detail();
+    const code = CODES[w.error_code()];
+    const version = w.error_version();
+    const where = w.error_detail();
     const detail = DETAILS[where & 255];
     const key = (where >> 8) - 1;
-    const index = error_index();
+    const index = w.error_index();
     const path =
       key < 0 ? undefined : `/${SYMBOLS[key].replaceAll("~", "~0").replaceAll("/", "~1")}${index < 0 ? "" : `/${index}`}`;
-    throw new ErrorClass(code, message(code, version, detail, path ?? ""), Number.isNaN(version) ? undefined : version, path, detail);
+    throw new ErrorClass(code, message(code, version, detail, path ?? ""), Number.isNaN(version) ? undefined : version, path, path && detail);
   };
 }
 

@@ -7,21 +7,131 @@
 // functions, symbols, bigints and cycles are INVALID, with a JSON pointer — and sets binary
 // values (Uint8Array, ArrayBuffer, URL) aside where the contract allows them (the image/data of
 // a message part), putting the very same objects back into the wire value.
+//
+// `encode`, `negotiate` and `turnControl` throw (or reject with) the family's error and nothing
+// else, whatever they are given: getters and proxy traps that throw, revoked proxies, objects
+// lying about what they are, commands too deep for the stack or too long for a string. (Only a
+// caller that leaves no stack to build an error gets the engine's RangeError.) Each property of a
+// command is read once, and the module is instantiated afresh after anything unwinds through it.
 import { __wbg_set_wasm, encode_json, negotiate_json, turn_control_encode_json, turn_control_negotiate_json } from "hookwire:glue";
 import { exportsOf, IMPORTS, WASM_BASE64 } from "hookwire:wasm";
 import { HOOK_METADATA_KEY, SessionInboxWireError, WireError, WIRE_VERSION } from "./hookwire.cjs";
-import { TurnControlWireError, WIRE_VERSION as TURN_CONTROL_WIRE_VERSION } from "./turn-control.cjs";
+import { CAPABILITY_KEY, TurnControlWireError, WIRE_VERSION as TURN_CONTROL_WIRE_VERSION } from "./turn-control.cjs";
 
 export { HOOK_METADATA_KEY, SessionInboxWireError, TurnControlWireError, WireError, WIRE_VERSION };
 
-const bytes = Uint8Array.from(atob(WASM_BASE64), (c) => c.charCodeAt(0));
-const exports = exportsOf(new WebAssembly.Instance(new WebAssembly.Module(bytes), IMPORTS).exports);
-__wbg_set_wasm(exports);
-exports.__wbindgen_start?.();
+const module = new WebAssembly.Module(Uint8Array.from(atob(WASM_BASE64), (c) => c.charCodeAt(0)));
+let instance = null;
+/** Whether something unwound through the instance: the next call starts a fresh one. */
+let stale = false;
 
-const MAX_DEPTH = 2000;
+/** Instantiate the module (again, after an exception or a trap left the old instance suspect). */
+function start() {
+  const previous = instance;
+  instance = exportsOf(new WebAssembly.Instance(module, IMPORTS).exports);
+  __wbg_set_wasm(instance);
+  instance.__wbindgen_start?.();
+  // The glue keeps a view of the memory and renews it only once that view's buffer is detached:
+  // growing the old memory by nothing detaches it.
+  previous?.memory.grow(0);
+  stale = false;
+}
+start();
+
+/**
+ * Call into the module. Anything that unwinds through it — the stack running out in its
+ * recursive JSON code, a trap — leaves its stack pointer and heap suspect, so the next call runs
+ * on a fresh instance; the failure comes back as `{ thrown }`.
+ */
+function call(f, ...args) {
+  try {
+    if (stale) start();
+    return { text: f(...args) };
+  } catch (thrown) {
+    stale = true;
+    return { thrown };
+  }
+}
+
+/**
+ * How deep a command may nest: deeper is INVALID at the first place past the limit. The wasm
+ * encoder parses, validates, writes and drops JSON recursively on the caller's stack (about 600
+ * bytes a level), and 1,000 levels leave room for the caller's own frames in Node's default
+ * stack of about 1 MB. A caller whose stack is nearly used up can still run out below the limit:
+ * that too is INVALID ("nested too deeply"), with the path of the deepest place reached. (The
+ * native CLI reads up to 131,072 levels.)
+ */
+const MAX_DEPTH = 1000;
+/**
+ * How long a command's JSON text may be, in UTF-16 code units (2^27 = 134,217,728): longer is
+ * INVALID at the place where the text crosses the limit. The wire value carries a send's payload
+ * twice (the payload and its mirror), and its text must stay within the engine's longest string
+ * (2^29 − 24 code units in V8).
+ */
+const MAX_TEXT = 2 ** 27;
+
 const tag = (v) => Object.prototype.toString.call(v);
-const BINARY = new Set(["[object Uint8Array]", "[object ArrayBuffer]", "[object URL]"]);
+/** The real type name of a typed array of any realm (undefined for anything else), whatever its Symbol.toStringTag says. */
+const typedArrayName = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+/** Brand checks: these getters throw unless called on the real thing. */
+const arrayBufferLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
+const urlHref = typeof URL === "function" ? Object.getOwnPropertyDescriptor(URL.prototype, "href")?.get : undefined;
+const BINARY = new Set(["Uint8Array", "ArrayBuffer", "URL"]);
+/** Tags an object may claim without being believed: what the encoder would treat specially. */
+const PRETENCES = new Set(["Object", "Array", ...BINARY]);
+
+function branded(getter, v) {
+  try {
+    getter.call(v);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What the object `v` is, by what it is rather than by what it says: "Array", "Object" (an
+ * object JSON can hold: its own enumerable keys are its content; class instances included),
+ * "Uint8Array", "ArrayBuffer" or "URL" (binaries), or the name of anything else (INVALID). Dates,
+ * regular expressions, errors and boxed primitives have a built-in tag; an object that claims a
+ * tag (Map, Set, DataView, … or a plain object lying) is a binary if a brand check says so, and
+ * INVALID otherwise, whatever the tag says.
+ * An exotic object whose prototype was replaced by a plain one and that claims no tag is read as
+ * an object (no side-effect-free brand check exists for every built-in).
+ */
+function classify(v) {
+  if (Array.isArray(v)) return "Array";
+  const typed = typedArrayName.call(v);
+  if (typed !== undefined) return typed;
+  const builtin = tag(v).slice(8, -1);
+  const claimed = v[Symbol.toStringTag];
+  const proto = Object.getPrototypeOf(v);
+  // The common case, without a brand check: no tag, and an Object.prototype (of any realm) or none.
+  if (claimed === undefined && (proto === null || Object.getPrototypeOf(proto) === null)) return builtin;
+  if (branded(arrayBufferLength, v)) return "ArrayBuffer";
+  if (urlHref !== undefined && branded(urlHref, v)) return "URL";
+  if (claimed === undefined) return builtin;
+  if (typeof claimed !== "string") return `an object whose Symbol.toStringTag is a ${typeof claimed}`;
+  return PRETENCES.has(claimed) ? `an object whose Symbol.toStringTag claims ${claimed}` : claimed;
+}
+
+/** Whether `s` holds no unpaired UTF-16 surrogate. */
+const isWellFormed =
+  typeof String.prototype.isWellFormed === "function"
+    ? (s) => s.isWellFormed()
+    : (s) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+
+/** A thrown value's message, without running anything that could throw again. */
+function why(e) {
+  try {
+    return String(e instanceof Error ? e.message : e);
+  } catch {
+    return "an exception that cannot be printed";
+  }
+}
+
+/** Whether `e` is the engine running out of stack. */
+const overflowed = (e) => e instanceof RangeError && /call stack/i.test(why(e));
 
 function wireError(error, ErrorClass = SessionInboxWireError) {
   return new ErrorClass(error.code, error.message, error.version, error.path, error.expected);
@@ -38,103 +148,208 @@ function wirePath(kind, path) {
 }
 
 const escape = (k) => k.replaceAll("~", "~0").replaceAll("/", "~1");
+const NESTED = `JSON nested at most ${MAX_DEPTH} levels deep, and no deeper than the stack left to the encoder allows`;
+const LONG = `a command whose JSON text is at most ${MAX_TEXT} characters long`;
 
-/** JSON text of a command, checked, with binaries replaced by tokens kept in `binaries`. */
-function jsonText(command, binaries, token, ErrorClass = SessionInboxWireError) {
-  const kind = command && typeof command === "object" ? command.kind : undefined;
-  const binaryPlace =
-    ErrorClass !== SessionInboxWireError ? /^$/ : kind === "send" ? /^\/payload\/message\/\d+\/(image|data)$/ : /^\/payloads\/\d+\/message\/\d+\/(image|data)$/;
+/**
+ * A command, checked and turned into JSON text, with binaries replaced by tokens kept in
+ * `binaries`. Answers `{ text, binaries, token, fields, trapped }`: `fields` holds the command's
+ * own top-level values as read (each once), and `trapped(e)` turns a failure of the module on
+ * this text into the family's error.
+ */
+function commandText(command, ErrorClass = SessionInboxWireError) {
+  const session = ErrorClass === SessionInboxWireError;
+  const binaries = [];
+  const token = `\u0000hookwire-binary-${Math.random().toString(36).slice(2)}:`;
+  const fields = new Map();
   const seen = new Set();
-  const fail = (path, expected, found) => invalid(ErrorClass === SessionInboxWireError ? wirePath(kind, path) : path, expected, found, ErrorClass);
+  let kind;
+  let size = 0;
+  let deepest = { depth: 0, path: "" };
+  const fail = (path, expected, found) => invalid(session ? wirePath(kind, path) : path, expected, found, ErrorClass);
+  const tooDeep = () => fail(deepest.path, NESTED, `nesting on which the stack ran out, ${deepest.depth} levels deep`);
+  const unreadable = (e, path) => (overflowed(e) ? tooDeep() : fail(path, "a readable value", `a value that threw while read (${why(e)})`));
+  const binaryPlace = (path) =>
+    session && (kind === "send" ? /^\/payload\/message\/\d+\/(image|data)$/ : /^\/payloads\/\d+\/message\/\d+\/(image|data)$/).test(path);
+  const grow = (n, path) => {
+    size += n;
+    if (size > MAX_TEXT) throw fail(path, LONG, `a longer one (${size} characters by here)`);
+  };
+  const string = (s, path) => {
+    grow(s.length + 2, path); // before JSON.stringify copies or escapes it
+    // JSON text cannot carry an unpaired UTF-16 surrogate without altering it (a parser refuses
+    // the \ud800 escape JSON.stringify writes): refuse it here, at its place.
+    if (!isWellFormed(s)) throw fail(path, "a string without unpaired UTF-16 surrogates", "a string with one");
+    let json;
+    try {
+      json = JSON.stringify(s);
+    } catch (e) {
+      if (overflowed(e)) throw e;
+      throw fail(path, LONG, "a string whose escaped text is longer than the engine's longest string");
+    }
+    grow(json.length - s.length - 2, path);
+    return json;
+  };
   const write = (v, path, depth) => {
     switch (typeof v) {
       case "string":
-        return JSON.stringify(v);
+        return string(v, path);
       case "boolean":
+        grow(5, path);
         return v ? "true" : "false";
-      case "number":
+      case "number": {
         if (!Number.isFinite(v)) throw fail(path, "a finite number", String(v));
-        return JSON.stringify(v);
+        const json = JSON.stringify(v);
+        grow(json.length, path);
+        return json;
+      }
       case "object":
         break;
       default:
         throw fail(path, "a JSON value", typeof v);
     }
-    if (v === null) return "null";
-    if (depth > MAX_DEPTH) throw fail(path, `JSON nested at most ${MAX_DEPTH} levels deep`, "deeper nesting");
-    const t = tag(v);
-    if (BINARY.has(t)) {
-      if (!binaryPlace.test(path)) throw fail(path, "a JSON value (binary data is allowed only as a part's image or data)", t.slice(8, -1));
-      binaries.push(v);
-      return JSON.stringify(`${token}${binaries.length - 1}`);
+    if (v === null) {
+      grow(4, path);
+      return "null";
     }
+    if (depth > deepest.depth) deepest = { depth, path };
+    if (depth > MAX_DEPTH) throw fail(path, `JSON nested at most ${MAX_DEPTH} levels deep`, "deeper nesting");
+    let what;
+    try {
+      what = classify(v);
+    } catch (e) {
+      throw unreadable(e, path);
+    }
+    if (BINARY.has(what)) {
+      if (!binaryPlace(path)) throw fail(path, "a JSON value (binary data is allowed only as a part's image or data)", what);
+      binaries.push(v);
+      return string(`${token}${binaries.length - 1}`, path);
+    }
+    if (what !== "Array" && what !== "Object") throw fail(path, "a JSON value", what);
     if (seen.has(v)) throw fail(path, "a JSON value", "a cycle");
     seen.add(v);
-    let out;
     try {
-      if (Array.isArray(v)) {
+      if (what === "Array") {
+        const n = v.length;
+        if (n >>> 0 !== n) throw fail(path, "a JSON value", "an array whose length is not an array length");
+        grow(n + 1, path);
         const items = [];
-        for (let i = 0; i < v.length; i++) {
-          if (v[i] === undefined) throw fail(`${path}/${i}`, "a JSON value", "undefined");
-          items.push(write(v[i], `${path}/${i}`, depth + 1));
+        for (let i = 0; i < n; i++) {
+          const x = v[i];
+          if (x === undefined) throw fail(`${path}/${i}`, "a JSON value", "undefined");
+          items.push(write(x, `${path}/${i}`, depth + 1));
         }
-        out = `[${items.join(",")}]`;
-      } else if (t === "[object Object]") {
-        const fields = [];
-        for (const k of Object.keys(v)) {
-          const x = v[k];
-          if (x !== undefined) fields.push(`${JSON.stringify(k)}:${write(x, `${path}/${escape(k)}`, depth + 1)}`);
-        }
-        out = `{${fields.join(",")}}`;
-      } else {
-        throw fail(path, "a JSON value", t.slice(8, -1));
+        return `[${items.join(",")}]`;
       }
+      const keys = Object.keys(v);
+      const values = keys.map((k) => v[k]);
+      if (depth === 0) {
+        keys.forEach((k, i) => fields.set(k, values[i]));
+        kind = fields.get("kind");
+      }
+      grow(keys.length + 1, path);
+      const out = [];
+      for (let i = 0; i < keys.length; i++) {
+        if (values[i] === undefined) continue;
+        const key = string(keys[i], path);
+        grow(1, path);
+        out.push(`${key}:${write(values[i], `${path}/${escape(keys[i])}`, depth + 1)}`);
+      }
+      return `{${out.join(",")}}`;
     } catch (e) {
-      if (e instanceof WireError) throw e;
-      throw fail(path, "a readable value", `a value that threw while read (${e && e.message})`);
+      throw e instanceof WireError ? e : unreadable(e, path);
     } finally {
       seen.delete(v);
     }
-    return out;
   };
-  return write(command, "", 0);
+  let text = "null";
+  if (command !== undefined) {
+    try {
+      text = write(command, "", 0);
+    } catch (e) {
+      throw e instanceof WireError ? e : unreadable(e, "");
+    }
+  }
+  const trapped = (e) => (overflowed(e) ? tooDeep() : fail("", "a command the encoder can process", `a failure of the encoder (${why(e)})`));
+  return { text, binaries, token, fields, trapped };
 }
 
-/** Put the set-aside binaries back, by reference. */
-function restore(v, binaries, token) {
-  if (typeof v === "string") return v.startsWith(token) ? binaries[Number(v.slice(token.length))] : v;
-  if (v === null || typeof v !== "object") return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) v[i] = restore(v[i], binaries, token);
-  } else {
-    for (const k of Object.keys(v)) Object.defineProperty(v, k, { value: restore(v[k], binaries, token), writable: true, enumerable: true, configurable: true });
+/** Run a module export on JSON text: its parsed answer, or the family's error if it failed. */
+function run(f, args, command) {
+  const r = call(f, ...args);
+  if ("thrown" in r) throw command.trapped(r.thrown);
+  return JSON.parse(r.text);
+}
+
+/** JSON text of a target or other option ("null" when it has none). */
+function optionText(v) {
+  try {
+    return JSON.stringify(v) ?? "null";
+  } catch {
+    return "null";
   }
-  return v;
+}
+
+/** Put the set-aside binaries back, by reference (iteratively: the answer can be deep). */
+function restore(root, binaries, token) {
+  const todo = [root];
+  while (todo.length > 0) {
+    const v = todo.pop();
+    for (const k of Object.keys(v)) {
+      const x = v[k];
+      if (typeof x === "string" && x.startsWith(token)) {
+        const b = binaries[Number(x.slice(token.length))];
+        // The answer comes from JSON.parse: an own "__proto__" key must stay a key.
+        Object.defineProperty(v, k, { value: b, writable: true, enumerable: true, configurable: true });
+      } else if (x !== null && typeof x === "object") {
+        todo.push(x);
+      }
+    }
+  }
+  return root;
 }
 
 /**
  * Encode a command for a target (default: the current version): build the complete v1 value,
  * validate it once, convert it down for a v0 target. Throws SessionInboxWireError (INVALID with
- * `path` and `expected`, or UNSUPPORTED_TARGET).
+ * `path` and `expected`, or UNSUPPORTED_TARGET), and nothing else, for any input.
+ *
+ * Limits of the JS encoder (each INVALID with the path where it is crossed): a command nests at
+ * most 1,000 levels deep (the native CLI reads up to 131,072), and less when the caller's stack
+ * is nearly used up ("nested too deeply"); its JSON text is at most 2^27 (134,217,728) UTF-16
+ * code units long.
  */
+/**
+ * The target is checked before the command (contract §16): an unsupported target is
+ * UNSUPPORTED_TARGET even when the command is also invalid. The module answers for the target
+ * alone when asked to encode `null` (which it refuses as INVALID only once the target passed).
+ */
+function checkTarget(encodeText, targetText, ErrorClass) {
+  const answer = run(encodeText, ["null", targetText], { trapped: (e) => invalid("", "a target", why(e), ErrorClass) });
+  if (answer.error?.code === "UNSUPPORTED_TARGET") throw wireError(answer.error, ErrorClass);
+}
+
 export function encode(command, target = { version: WIRE_VERSION }) {
-  const binaries = [];
-  const token = `\u0000hookwire-binary-${Math.random().toString(36).slice(2)}:`;
-  const text = command === undefined ? "null" : jsonText(command, binaries, token);
-  let targetText;
-  try {
-    targetText = JSON.stringify(target) ?? "null";
-  } catch {
-    targetText = "null";
-  }
-  const answer = JSON.parse(encode_json(text, targetText));
+  checkTarget(encode_json, optionText(target), SessionInboxWireError);
+  const c = commandText(command);
+  const answer = run(encode_json, [c.text, optionText(target)], c);
   if (answer.error) throw wireError(answer.error);
-  return binaries.length ? restore(answer.ok, binaries, token) : answer.ok;
+  return c.binaries.length ? restore(answer.ok, c.binaries, c.token) : answer.ok;
+}
+
+function badRequest(what, e, ErrorClass = SessionInboxWireError) {
+  return wireError({ code: "INVALID_REQUEST", message: `${what} cannot be read as JSON (${why(e)})` }, ErrorClass);
 }
 
 /** One move of the negotiation state machine in wasm: the rules, counts and messages live there. */
-function move(request) {
-  const answer = JSON.parse(negotiate_json(JSON.stringify(request)));
+function move(request, command) {
+  let text;
+  try {
+    text = JSON.stringify(request);
+  } catch (e) {
+    throw badRequest("the negotiation request", e);
+  }
+  const answer = run(negotiate_json, [text], command);
   if (answer.error) throw wireError(answer.error);
   return answer;
 }
@@ -144,9 +359,11 @@ function found(hook) {
   if (hook === null || hook === undefined) return { hook: null };
   if (typeof hook !== "object") return { hook };
   try {
-    return { hook: { token: hook.token ?? null, runId: hook.runId ?? null, metadata: hook.metadata ?? null } };
+    const fields = { token: hook.token ?? null, runId: hook.runId ?? null, metadata: hook.metadata ?? null };
+    JSON.stringify(fields);
+    return { hook: fields };
   } catch (e) {
-    return { failed: `reading the hook threw (${e && e.message})` };
+    return { failed: `reading the hook threw (${why(e)})` };
   }
 }
 
@@ -161,20 +378,25 @@ export function stableInboxToken(runId, template = "eve:session:{runId}:inbox") 
  * async): a hook, or null/undefined when there is none. A lookup that throws or rejects refuses
  * with LOOKUP_FAILED. Resolves to `{ target, lookups, resume }`, where `resume` is `{ hook }` —
  * the inspected hook object to resume — or `{ token }` on the zero-lookup paths. This function
- * only performs the lookups the wasm state machine asks for; every rule is in Rust.
+ * only performs the lookups the wasm state machine asks for; every rule is in Rust. Rejects with
+ * SessionInboxWireError only (the command's limits are encode's).
  */
 export async function negotiate(command, destination, lookup, options = {}) {
-  const binaries = [];
-  const token = `\u0000hookwire-binary-${Math.random().toString(36).slice(2)}:`;
-  const text = command === undefined ? "null" : jsonText(command, binaries, token);
-  let answer = move({
-    start: {
-      command: JSON.parse(text),
-      destination,
-      writeAtMost: options.writeAtMost ?? null,
-      stableInboxToken: options.stableInboxToken ?? null,
-    },
-  });
+  const c = commandText(command);
+  let request;
+  try {
+    request = {
+      start: {
+        command: JSON.parse(c.text),
+        destination,
+        writeAtMost: options?.writeAtMost ?? null,
+        stableInboxToken: options?.stableInboxToken ?? null,
+      },
+    };
+  } catch (e) {
+    throw badRequest("the negotiation options", e);
+  }
+  let answer = move(request, c);
   let inspected;
   let lookups = 0;
   while (answer.lookup !== undefined) {
@@ -184,10 +406,10 @@ export async function negotiate(command, destination, lookup, options = {}) {
       hook = await lookup(answer.lookup);
       result = found(hook);
     } catch (e) {
-      result = { failed: `the lookup threw (${e && e.message})` };
+      result = { failed: `the lookup threw (${why(e)})` };
     }
     if (++lookups === 1) inspected = hook;
-    answer = move({ resume: answer.state, answer: result });
+    answer = move({ resume: answer.state, answer: result }, c);
   }
   const { target, resume } = answer.ok;
   return { target, lookups: answer.ok.lookups, resume: answer.ok.lookups > 0 ? { hook: inspected } : { token: resume.token } };
@@ -196,33 +418,45 @@ export async function negotiate(command, destination, lookup, options = {}) {
 /**
  * Turn control (contract §14), for the turn workflow: `encode(command, target)` writes the value
  * for `{ version: 1 }` (default) or `{ version: 0 }` (a driver without the capability), with the
- * command's own `action` object in it (passed through by reference, never rebuilt);
- * `negotiate(capabilities, { writeAtMost })` is the pure choice of target from the driver's
- * capabilities (no lookups). Both throw TurnControlWireError.
+ * command's own `action` object in it (passed through by reference, never rebuilt: the very
+ * object that was checked); `negotiate(capabilities, { writeAtMost })` is the pure choice of
+ * target from the driver's capabilities (no lookups). Both throw TurnControlWireError, and
+ * nothing else; commands have encode's limits.
  */
 export const turnControl = {
   WIRE_VERSION: TURN_CONTROL_WIRE_VERSION,
   encode(command, target = { version: TURN_CONTROL_WIRE_VERSION }) {
-    const text = command === undefined ? "null" : jsonText(command, [], "\u0000", TurnControlWireError);
-    let targetText;
-    try {
-      targetText = JSON.stringify(target) ?? "null";
-    } catch {
-      targetText = "null";
-    }
-    const answer = JSON.parse(turn_control_encode_json(text, targetText));
+    checkTarget(turn_control_encode_json, optionText(target), TurnControlWireError);
+    const c = commandText(command, TurnControlWireError);
+    const answer = run(turn_control_encode_json, [c.text, optionText(target)], c);
     if (answer.error) throw wireError(answer.error, TurnControlWireError);
-    if (answer.ok.kind === "turn-result") answer.ok.action = command.action;
+    if (answer.ok.kind === "turn-result") answer.ok.action = c.fields.get("action");
     return answer.ok;
   },
   negotiate(capabilities, options = {}) {
-    let caps;
-    try {
-      caps = capabilities === undefined ? null : JSON.parse(JSON.stringify(capabilities) ?? "null");
-    } catch {
-      caps = null;
+    // Only the capability itself is read (once, own property only): present and not a number
+    // JSON can carry (a bigint, a getter that throws, …) is refused like any other non-version,
+    // never taken for absent. Capabilities that are not an object count as absent (§16).
+    let caps = null;
+    if (capabilities !== null && typeof capabilities === "object" && !Array.isArray(capabilities)) {
+      let n;
+      let present;
+      try {
+        present = Object.hasOwn(capabilities, CAPABILITY_KEY);
+        n = present ? capabilities[CAPABILITY_KEY] : undefined;
+      } catch (e) {
+        throw wireError({ code: "UNSUPPORTED_TARGET", message: `driver capability ${CAPABILITY_KEY} cannot be read (${why(e)}); nothing was written` }, TurnControlWireError);
+      }
+      caps = present ? { [CAPABILITY_KEY]: typeof n === "number" && Number.isFinite(n) ? n : typeof n === "string" ? n : String(typeof n) } : {};
     }
-    const answer = JSON.parse(turn_control_negotiate_json(JSON.stringify({ capabilities: caps, writeAtMost: options.writeAtMost ?? null })));
+    let text;
+    try {
+      text = JSON.stringify({ capabilities: caps, writeAtMost: options?.writeAtMost ?? null });
+    } catch (e) {
+      throw badRequest("the options", e, TurnControlWireError);
+    }
+    const c = { trapped: (e) => invalid("", "capabilities the encoder can process", `a failure of the encoder (${why(e)})`, TurnControlWireError) };
+    const answer = run(turn_control_negotiate_json, [text], c);
     if (answer.error) throw wireError(answer.error, TurnControlWireError);
     return answer.ok.target;
   },

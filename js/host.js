@@ -5,18 +5,35 @@
 // counted, and the package entry compares the count before and after a decode, so a decode that
 // hit one reports it instead of guessing. A decode pushes onto `V` and the entry truncates it back
 // afterwards (a nested decode, from a getter, stacks above and truncates to its own base).
+//
+// Reads see own properties only (an own getter is one; a value inherited from a prototype, such
+// as a polluted Object.prototype.kind, is not), and no inherited setter ever runs on the objects
+// the decoder builds (a key their prototype has is defined, not assigned).
 import { SYMBOLS } from "hookwire:contract";
 
 const INDEX = new Map(SYMBOLS.map((s, i) => [s, i]));
-/** The values of the decodes in progress, by handle. */
-export const V = [];
+/**
+ * The values of the decodes in progress, by handle. Its prototype is null, so storing a value
+ * never meets an inherited setter (Array.prototype[0] can have one).
+ */
+export const V = Object.setPrototypeOf([], null);
 let failures = 0;
-const hold = (v) => V.push(v) - 1;
+const hold = (v) => ((V[V.length] = v), V.length - 1);
 const failed = () => {
   failures++;
 };
+/** o[k] if it is o's own property, else undefined: one read, and an ownership check only when there is a value. */
+const own = (o, k, v = o[k]) => (v === undefined || Object.hasOwn(o, k) ? v : undefined);
+/** Define o[k] as a plain data property (assigning could run an inherited setter). */
+const def = (o, k, v) => Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
 
-/** The JSON type of V[h]: 0 other, 1 null, 2 boolean, 3 number, 4 string, 5 array, 6 object. */
+/**
+ * The JSON type of V[h]: 0 other, 1 null, 2 boolean, 3 number, 4 string, 5 array, 6 object.
+ * Every non-null, non-array object is 6, a Date, a Map or a class instance included: it is read by
+ * its own properties like any other, so without an own known `kind` it is UNKNOWN_KIND. (Telling
+ * "plain" objects apart would take a prototype test, which values from another realm such as a
+ * workflow's vm context fail, or a brand check per built-in; JSON never carries these anyway.)
+ */
 export function type(h) {
   const v = V[h];
   switch (typeof v) {
@@ -42,12 +59,12 @@ export function type(h) {
 /** A number's value (asked only of numbers). */
 export const num = (h) => V[h];
 
-/** The handle of V[obj][SYMBOLS[key]], or -1 when it is undefined or reading it threw. */
+/** The handle of V[obj]'s own property SYMBOLS[key], or -1 when it is undefined, inherited or reading it threw. */
 export function get(obj, key) {
   const o = V[obj];
   if (o === null || o === undefined) return -1;
   try {
-    const v = o[SYMBOLS[key]];
+    const v = own(o, SYMBOLS[key]);
     return v === undefined ? -1 : hold(v);
   } catch {
     failed();
@@ -61,23 +78,30 @@ export function which(h) {
   return typeof v === "string" ? INDEX.get(v) ?? -1 : -1;
 }
 
-/** The length of the array V[h]: a valid array length, or a counted failure (a proxy can claim any). */
+/**
+ * The length of the array V[h]: a valid array length, or a counted failure. Past 2^20
+ * (1,048,576) the array's own keys must be able to back the length: a sparse array or a proxy can
+ * claim any length up to 2^32 − 1 at no cost, and the loops over it (here and in the
+ * declared-version checks) would then run, and hold handles, for billions of elements that are
+ * not there. So no loop over an array runs more than 2^20 times beyond what the array holds.
+ */
 export function len(h) {
   try {
-    const n = V[h].length;
-    if (typeof n === "number" && n >= 0 && n <= 0xffffffff && Math.floor(n) === n) return n;
+    const a = V[h];
+    const n = a.length;
+    if (n >>> 0 === n && (n <= 1 << 20 || Object.keys(a).length >= n)) return n;
   } catch {}
   failed();
   return 0;
 }
 
-/** The index of the first element of the array V[h] that is not a non-null, non-array object, or -1. */
+/** The index of the first element of the array V[h] that is not an own non-null, non-array object, or -1. */
 export function objects(h) {
   const n = len(h);
   try {
     const a = V[h];
     for (let i = 0; i < n; i++) {
-      const x = a[i];
+      const x = own(a, i);
       if (typeof x !== "object" || x === null || Array.isArray(x)) return i;
     }
     return -1;
@@ -87,10 +111,10 @@ export function objects(h) {
   }
 }
 
-/** The handle of V[arr][i] (undefined when reading it threw). */
+/** The handle of the own element V[arr][i] (undefined for a hole, or when reading it threw). */
 export function at(arr, i) {
   try {
-    return hold(V[arr][i]);
+    return hold(own(V[arr], i));
   } catch {
     failed();
     return hold(undefined);
@@ -98,8 +122,9 @@ export function at(arr, i) {
 }
 
 /**
- * A shallow copy of V[h], or {} if copying threw. Spread defines properties (Object.assign would
- * *set* them, and setting an own "__proto__" key would change the copy's prototype).
+ * A shallow copy of V[h] (its own enumerable properties), or {} if copying threw. Spread defines
+ * properties (Object.assign would *set* them, and setting an own "__proto__" key would change the
+ * copy's prototype).
  */
 export function copy(h) {
   try {
@@ -116,14 +141,14 @@ export const array1 = (h) => hold([V[h]]);
 export const symbol = (key) => hold(SYMBOLS[key]);
 export const number = (n) => hold(n);
 export function push(arr, h) {
-  V[arr].push(V[h]);
+  const a = V[arr];
+  def(a, a.length, V[h]);
 }
 export function set(obj, key, h) {
-  try {
-    V[obj][SYMBOLS[key]] = V[h];
-  } catch {
-    failed();
-  }
+  const k = SYMBOLS[key];
+  // The object was built here, on Object.prototype: only a key that prototype has can hit a setter.
+  if (k in Object.prototype) def(V[obj], k, V[h]);
+  else V[obj][k] = V[h];
 }
 
 /** The failure count, to compare after a decode. */

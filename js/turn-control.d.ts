@@ -71,14 +71,16 @@ export type TurnControlValue =
   | TurnDeliveryAccepted
   | TurnDeliveryCancelled;
 
-/** A stable error code. */
+/** A stable error code of a value. */
 export type WireErrorCode = "NOT_OBJECT" | "MALFORMED_VERSION" | "NEWER_VERSION" | "MIGRATION" | "LEGACY_SHAPE" | "UNKNOWN_KIND" | "MISDECLARED_VERSION" | "INVALID" | "UNSUPPORTED_TARGET" | "RUN_MISMATCH" | "INCOMPATIBLE" | "HOOK_NOT_FOUND" | "LOOKUP_FAILED";
+/** A stable error code of the transport around a value (the encoder's and the command line's answers). */
+export type TransportErrorCode = "INVALID_JSON" | "TOO_DEEP" | "INVALID_REQUEST";
 
 /** The base of every family's error class: one class, shared by every hookwire entry in a realm. */
 export declare class WireError extends Error {
   /** The family whose value could not be decoded or encoded (`session-inbox`, `turn-control`). */
   readonly family: string;
-  readonly code: WireErrorCode;
+  readonly code: WireErrorCode | TransportErrorCode;
   /** The version involved, when there is one (the value's, or the version that cannot carry it). */
   readonly version?: number;
   /** INVALID (and INCOMPATIBLE from the encoder): a JSON pointer to the offending place. */

@@ -3,16 +3,14 @@
 // symbol rather than in a module they would each copy). `family` and `code` are on every error.
 const KEY = Symbol.for("hookwire.WireError");
 
+/** Own data properties, defined (an assignment could run a setter on Object.prototype). */
+const define = (o, k, value) => Object.defineProperty(o, k, { value, writable: true, enumerable: true, configurable: true });
+
 class WireErrorBase extends Error {
   constructor(family, code, message, version, path, expected) {
     super(message);
-    this.family = family;
-    this.code = code;
-    if (version !== undefined) this.version = version;
-    if (path !== undefined) {
-      this.path = path;
-      this.expected = expected;
-    }
+    const fields = { family, code, version, path, expected };
+    for (const k in fields) if (fields[k] !== undefined) define(this, k, fields[k]);
   }
 }
 Object.defineProperty(WireErrorBase.prototype, "name", { value: "WireError", writable: true, configurable: true });

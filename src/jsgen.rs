@@ -212,10 +212,15 @@ fn decoded_declarations(d: &Decoded, union: &str) -> String {
         names.join("\n  | ")
     );
     let codes: Vec<String> = ErrorCode::ALL.iter().map(|c| format!("\"{}\"", c.as_str())).collect();
+    let transport: Vec<String> = crate::error::TRANSPORT_CODES
+        .iter()
+        .map(|c| format!("\"{c}\""))
+        .collect();
     let _ = writeln!(
         out,
-        "/** A stable error code. */\nexport type WireErrorCode = {};\n",
-        codes.join(" | ")
+        "/** A stable error code of a value. */\nexport type WireErrorCode = {};\n/** A stable error code of the transport around a value (the encoder's and the command line's answers). */\nexport type TransportErrorCode = {};\n",
+        codes.join(" | "),
+        transport.join(" | ")
     );
     out.push_str(WIRE_ERROR_DECL);
     out
@@ -228,7 +233,7 @@ const WIRE_ERROR_DECL: &str =
 export declare class WireError extends Error {
   /** The family whose value could not be decoded or encoded (`session-inbox`, `turn-control`). */
   readonly family: string;
-  readonly code: WireErrorCode;
+  readonly code: WireErrorCode | TransportErrorCode;
   /** The version involved, when there is one (the value's, or the version that cannot carry it). */
   readonly version?: number;
   /** INVALID (and INCOMPATIBLE from the encoder): a JSON pointer to the offending place. */
@@ -277,7 +282,7 @@ export declare function memoryStats(): {{ readonly memoryBytes: number; readonly
 /// `js/hookwire.d.ts`: the package's main entry, decoded values typed as contract §4's union.
 pub fn typescript_declarations() -> String {
     let mut out = decoded_declarations(&SESSION_INBOX, "SessionInboxValue");
-    out.push_str("/** The stable error codes (every family shares them). */\nexport type SessionInboxWireErrorCode = WireErrorCode;\n\n");
+    out.push_str("/** The stable error codes (every family shares them). */\nexport type SessionInboxWireErrorCode = WireErrorCode | TransportErrorCode;\n\n");
     let _ = write!(
         out,
         "/** Why a session inbox value could not be decoded. The only error `decode` throws. */

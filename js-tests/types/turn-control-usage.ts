@@ -2,7 +2,7 @@
 // pkg/encoder.d.ts: a session driver's code and a turn workflow's code must type-check in strict
 // mode, narrow by kind, and reject what the turn-control contract (§14–§16) does not allow.
 import { CAPABILITY_KEY, decode, driverCapabilities, memoryStats, TurnControlWireError, WireError, WIRE_VERSION } from "hookwire/turn-control";
-import type { JsonObject, JsonValue, TurnAction, TurnControlValue, TurnResult, WireErrorCode } from "hookwire/turn-control";
+import type { JsonObject, JsonValue, TransportErrorCode, TurnAction, TurnControlValue, TurnResult, WireErrorCode } from "hookwire/turn-control";
 import { SessionInboxWireError, WireError as InboxWireError } from "hookwire";
 
 const capabilities: { readonly turnControlWireVersion: 1 } = driverCapabilities();
@@ -20,14 +20,14 @@ export function drive(payload: unknown): string {
     if (e instanceof TurnControlWireError) {
       const family: "turn-control" = e.family;
       const name: "TurnControlWireError" = e.name;
-      const code: WireErrorCode = e.code;
+      const code: WireErrorCode | TransportErrorCode = e.code;
       const where: string | undefined = code === "INVALID" ? e.path : undefined;
       return `${family} ${name} ${code} ${e.version ?? ""} ${where ?? ""} ${e.expected ?? ""}`;
     }
     // Either family's error, caught by the base class of either entry.
     if (e instanceof WireError || e instanceof InboxWireError) {
       const family: string = e.family;
-      const code: WireErrorCode = e.code;
+      const code: WireErrorCode | TransportErrorCode = e.code;
       return `${family} ${code}`;
     }
     if (e instanceof SessionInboxWireError) return e.name;
