@@ -140,6 +140,11 @@ for (const [from, to] of [["hookwire.d.ts", "hookwire"], ["encoder.d.ts", "encod
   writeFileSync(join(pkg, `${to}.d.ts`), dts);
   writeFileSync(join(pkg, `${to}.d.cts`), dts);
 }
+// The deployment manifest of this build (per family: versions, current version, write ceiling,
+// each shipped schema's SHA-256): `hookwire manifest --compare` reads it back.
+const manifest = execFileSync("cargo", ["run", "--quiet", "--", "manifest"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+JSON.parse(manifest);
+writeFileSync(join(pkg, "manifest.json"), manifest);
 const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");
 const version = /^version = "([^"]+)"/m.exec(cargo)[1];
 writeFileSync(
@@ -152,11 +157,14 @@ writeFileSync(
       license: "MIT OR Apache-2.0",
       main: "./hookwire.cjs",
       types: "./hookwire.d.ts",
-      exports: { ".": "./hookwire.cjs", "./turn-control": "./turn-control.cjs", "./encoder": "./encoder.cjs", "./package.json": "./package.json" },
+      exports: {
+        ".": "./hookwire.cjs", "./turn-control": "./turn-control.cjs", "./encoder": "./encoder.cjs",
+        "./manifest.json": "./manifest.json", "./package.json": "./package.json",
+      },
       files: [
         "hookwire.cjs", "hookwire.cjs.map", "hookwire.d.ts", "hookwire.d.cts", "hookwire_bg.wasm",
         "turn-control.cjs", "turn-control.cjs.map", "turn-control.d.ts", "turn-control.d.cts", "turn-control_bg.wasm",
-        "encoder.cjs", "encoder.d.ts", "encoder.d.cts",
+        "encoder.cjs", "encoder.d.ts", "encoder.d.cts", "manifest.json",
       ],
       sideEffects: false,
     },

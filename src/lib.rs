@@ -7,7 +7,7 @@ extern crate alloc;
 mod error;
 #[cfg(feature = "std")]
 pub use error::EncodeError;
-pub use error::{message_template, At, DecodeError, Detail, ErrorCode, What};
+pub use error::{message_template, At, DecodeError, Detail, ErrorCode, What, TRANSPORT_CODES};
 
 pub mod chain;
 pub mod decode;
@@ -47,6 +47,9 @@ pub mod artifacts;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod conformance;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
+pub mod evolve;
 #[cfg(feature = "cli")]
 pub mod guard;
 

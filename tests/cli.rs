@@ -2,6 +2,7 @@
 
 mod common;
 
+use hookwire::session_inbox::WIRE_VERSION;
 use serde_json::{json, Value};
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -27,7 +28,8 @@ fn decode_one_value_prints_canonical_json() {
 
 #[test]
 fn decode_failure_exits_1_with_the_code() {
-    let o = hookwire(&["decode"], br#"{"kind":"clear","version":7}"#);
+    let newer = format!(r#"{{"kind":"clear","version":{}}}"#, WIRE_VERSION + 1);
+    let o = hookwire(&["decode"], newer.as_bytes());
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -87,9 +89,13 @@ fn encode_for_each_target() {
         stdout(&o),
         "{\"kind\":\"deliver\",\"payloads\":[{\"message\":\"hi\"}],\"requestId\":\"r\"}\n"
     );
-    let o = hookwire(&["encode", "--target", "v6"], cmd);
-    assert!(stdout(&o).ends_with("\"version\":6}\n"), "{}", stdout(&o));
-    let o = hookwire(&["encode", "--target", "v7"], cmd);
+    let o = hookwire(&["encode", "--target", &format!("v{WIRE_VERSION}")], cmd);
+    assert!(
+        stdout(&o).ends_with(&format!("\"version\":{WIRE_VERSION}}}\n")),
+        "{}",
+        stdout(&o)
+    );
+    let o = hookwire(&["encode", "--target", &format!("v{}", WIRE_VERSION + 1)], cmd);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).starts_with("error[UNSUPPORTED_TARGET]"));
     let o = hookwire(
@@ -125,7 +131,7 @@ fn encode_lines_with_targets_and_errors() {
     assert_eq!(out[5]["error"]["code"], "INVALID_REQUEST");
     assert_eq!(
         out[6],
-        json!({"ok": {"kind": "reset", "reason": "r", "version": 6}}),
+        json!({"ok": {"kind": "reset", "reason": "r", "version": WIRE_VERSION}}),
         "the target defaults to the current version"
     );
 }
@@ -172,14 +178,16 @@ fn schema_check_and_removable() {
     let o = hookwire(&["schema"], b"");
     let printed: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let frozen: Value = serde_json::from_str(
-        &std::fs::read_to_string(common::root().join("artifacts/session-inbox/v6/schema.json")).unwrap(),
+        &std::fs::read_to_string(common::root().join(format!("artifacts/session-inbox/v{WIRE_VERSION}/schema.json")))
+            .unwrap(),
     )
     .unwrap();
     assert_eq!(printed, frozen);
     let o = hookwire(&["schema", "--version", "1"], b"");
     let printed: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(printed["$id"], "urn:hookwire:session-inbox:v1");
-    assert_eq!(hookwire(&["schema", "--version", "7"], b"").status.code(), Some(2));
+    let newer = (WIRE_VERSION + 1).to_string();
+    assert_eq!(hookwire(&["schema", "--version", &newer], b"").status.code(), Some(2));
     let o = hookwire(&["check"], b"");
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     let o = hookwire(&["removable"], b"");

@@ -77,7 +77,10 @@ fn highest_entry_must_be_current() {
 fn an_unregistered_version_module_fails() {
     let root = tree();
     fs::write(
-        root.join("src/session_inbox/v7.rs"),
+        root.join(format!(
+            "src/session_inbox/v{}.rs",
+            hookwire::session_inbox::WIRE_VERSION + 1
+        )),
         "#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\n",
     )
     .unwrap();

@@ -14,7 +14,10 @@ fn decode_line(i: usize) -> String {
             r#"{{"kind":"send","payload":{{"message":"m{i}"}},"delivery":{{"channelKind":"c","channelName":"n","deliveryId":"d{i}"}}}}"#
         ),
         1 => r#"{"kind":"deliver","version":1,"payloads":[{"message":"x"}],"payload":{"message":"x"}}"#.into(),
-        2 => r#"{"kind":"clear","version":7}"#.into(),
+        2 => format!(
+            r#"{{"kind":"clear","version":{}}}"#,
+            hookwire::session_inbox::WIRE_VERSION + 1
+        ),
         3 => format!(r#"{{"kind":"deliver","payloads":[{{"message":"legacy {i}"}}]}}"#),
         _ => r#"{"kind":"reset","reason":"r"}"#.into(),
     }

@@ -1,12 +1,13 @@
 //! `hookwire`: decode, encode and negotiate the payloads of every family this build knows, render
-//! their frozen schemas, and — for maintainers — run the registry guard, extend the hash lock,
+//! their frozen schemas, and — for maintainers — scaffold and ship versions, run the registry guard
+//! (alone or against a git revision), extend the hash lock, print the deployment manifest,
 //! list removable paths and demonstrate the whole contract. Parsing is clap's (derive).
 
 use clap::{CommandFactory, Parser, Subcommand};
 use hookwire::family::FamilyDesc;
 use hookwire::session_inbox::encode::{encode, Target};
 use hookwire::session_inbox::{self};
-use hookwire::{artifacts, canonical, guard, DecodeError, FAMILIES};
+use hookwire::{artifacts, canonical, evolve, guard, DecodeError, FAMILIES};
 use serde::Deserialize as _;
 use serde_json::{json, Map, Value};
 use std::ffi::OsString;
@@ -97,12 +98,37 @@ enum Cmd {
         /// The repository root.
         #[arg(long, default_value = ".")]
         root: PathBuf,
+        /// Also check the change since a git revision: files locked there unchanged, the lock only
+        /// grown, no version gone, and a change that adds a version touching only its files.
+        #[arg(long, value_name = "GIT_REF")]
+        against: Option<String>,
     },
     /// Maintainer: add lock lines for shipped files not yet locked.
     Lock {
         /// The repository root.
         #[arg(long, default_value = ".")]
         root: PathBuf,
+    },
+    /// Maintainer: scaffold the next version of the family (--family, default session-inbox) from
+    /// the current one: shape module, identity step pair, registration, fixtures.
+    NewVersion {
+        /// The repository root.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+    /// Maintainer: ship the newest unshipped version (shipped: true, lock lines, manifest) of every
+    /// family unless --family.
+    Ship {
+        /// The repository root.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+    /// Maintainer: the deployment manifest of this build (JSON), or with --compare what deploying
+    /// it would break for runs pinned to an older build.
+    Manifest {
+        /// The manifest of the deployment the runs are pinned to.
+        #[arg(long, value_name = "OLD.json")]
+        compare: Option<PathBuf>,
     },
     /// Maintainer: temporary compatibility paths and when they can go.
     Removable,
@@ -196,7 +222,7 @@ fn run(args: Vec<OsString>) -> ExitCode {
             format,
             root,
         } => diff_command(desc, from_version, to_version, against.as_deref(), &format, &root),
-        Cmd::Check { root } => {
+        Cmd::Check { root, against } => {
             let mut failed = false;
             for f in selected(desc, explicit) {
                 let violations = guard::check(&root, f.registry);
@@ -216,12 +242,30 @@ fn run(args: Vec<OsString>) -> ExitCode {
                     ));
                 }
             }
+            if let Some(rev) = against {
+                match evolve::check_against(&root, &rev, &selected(desc, explicit)) {
+                    Ok(problems) if problems.is_empty() => out(&format!(
+                        "against {rev}: locked files unchanged, the lock only grown, no version gone"
+                    )),
+                    Ok(problems) => {
+                        problems.iter().for_each(|p| eprintln!("error[Against]: {p}"));
+                        failed = true;
+                    }
+                    Err(e) => {
+                        eprintln!("hookwire: check --against {rev}: {e}");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
             if failed {
                 ExitCode::FAILURE
             } else {
                 ExitCode::SUCCESS
             }
         }
+        Cmd::NewVersion { root } => new_version(desc, &root),
+        Cmd::Ship { root } => ship(selected(desc, explicit), &root),
+        Cmd::Manifest { compare } => manifest(compare.as_deref()),
         Cmd::Lock { root } => {
             for f in selected(desc, explicit) {
                 match artifacts::extend_lock(&root, f.registry) {
@@ -374,6 +418,90 @@ fn diff_command(
         out(&canonical::to_string(&answer));
     }
     ExitCode::SUCCESS
+}
+
+/// `hookwire new-version`: scaffold, then say what was written and what comes next.
+fn new_version(desc: &'static FamilyDesc, root: &std::path::Path) -> ExitCode {
+    match evolve::new_version(desc, root) {
+        Ok(s) => {
+            out(&format!(
+                "{}: version {} scaffolded from version {}",
+                s.family, s.to, s.from
+            ));
+            s.created.iter().for_each(|p| out(&format!("  created {p}")));
+            s.changed.iter().for_each(|p| out(&format!("  changed {p}")));
+            s.renamed
+                .iter()
+                .for_each(|(a, b)| out(&format!("  moved   {a} → {b} (a newer-version probe)")));
+            out("next:");
+            evolve::next_steps(&s).iter().for_each(|l| out(&format!("  {l}")));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("hookwire: new-version: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `hookwire ship`: each family's newest unshipped version, or "nothing to ship".
+fn ship(families: Vec<&'static FamilyDesc>, root: &std::path::Path) -> ExitCode {
+    let mut failed = false;
+    for f in families {
+        match evolve::ship(f, root) {
+            Ok(None) => out(&format!(
+                "{}: nothing to ship: versions 1 … {} have all shipped",
+                f.name(),
+                f.registry.current
+            )),
+            Ok(Some(s)) => {
+                let versions: Vec<String> = s.versions.iter().map(u32::to_string).collect();
+                out(&format!("{}: shipped version {}", s.family, versions.join(", ")));
+                s.locked.iter().for_each(|p| out(&format!("  locked {p}")));
+                if s.manifest {
+                    out(&format!("  wrote {}", evolve::MANIFEST));
+                }
+            }
+            Err(lines) => {
+                lines.iter().for_each(|l| eprintln!("error[Ship]: {l}"));
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `hookwire manifest [--compare OLD.json]`.
+fn manifest(compare: Option<&std::path::Path>) -> ExitCode {
+    let now = evolve::manifest(FAMILIES);
+    let Some(path) = compare else {
+        out(evolve::manifest_text(&now).trim_end());
+        return ExitCode::SUCCESS;
+    };
+    let old = std::fs::read_to_string(path)
+        .map_err(|e| e.to_string())
+        .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()));
+    let verdict = old.and_then(|old| evolve::compare_manifests(&old, &now));
+    match verdict {
+        Ok(problems) if problems.is_empty() => {
+            out("compatible");
+            ExitCode::SUCCESS
+        }
+        Ok(problems) => {
+            for (rule, message) in problems {
+                eprintln!("error[{rule}]: {message}");
+            }
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("hookwire: manifest --compare {}: {e}", path.display());
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// The family asked for, or every family when none was named (maintainer commands).

@@ -128,7 +128,7 @@ impl Target {
 /// use serde_json::json;
 /// let command = json!({"kind": "send", "payload": {"message": "hi"}});
 /// let wire = encode(&command, Target::CURRENT).unwrap();
-/// assert_eq!(wire["version"], 6);
+/// assert_eq!(wire["version"], hookwire::session_inbox::WIRE_VERSION);
 /// assert_eq!(wire["payload"], wire["payloads"][0]);
 /// let for_v1 = encode(&command, Target::Version(1)).unwrap();
 /// assert_eq!(for_v1["version"], 1);
@@ -231,11 +231,15 @@ pub fn encode_to_string(command: &Value, target: Target) -> Result<String, Encod
 mod tests {
     use super::{encode, Target, V0Variant};
     use crate::error::ErrorCode;
+    use crate::session_inbox::WIRE_VERSION;
     use serde_json::json;
 
     #[test]
     fn targets_parse_strictly() {
-        assert_eq!(Target::from_json(&json!({"version": 6})).unwrap(), Target::CURRENT);
+        assert_eq!(
+            Target::from_json(&json!({ "version": WIRE_VERSION })).unwrap(),
+            Target::CURRENT
+        );
         assert_eq!(Target::from_json(&json!({"version": 1})).unwrap(), Target::Version(1));
         assert_eq!(
             Target::from_json(&json!({"version": 0, "variant": "send"})).unwrap(),
@@ -243,7 +247,7 @@ mod tests {
         );
         assert_eq!(Target::from_json(&json!({"version": 2.0})).unwrap(), Target::Version(2));
         for bad in [
-            json!({"version": 7}),
+            json!({ "version": WIRE_VERSION + 1 }),
             json!({"version": 1.5}),
             json!({"version": 0}),
             json!({"version": 1, "variant": "send"}),
@@ -257,7 +261,9 @@ mod tests {
             );
         }
         assert_eq!(
-            encode(&json!({"kind": "clear"}), Target::Version(7)).unwrap_err().code,
+            encode(&json!({"kind": "clear"}), Target::Version(WIRE_VERSION + 1))
+                .unwrap_err()
+                .code,
             ErrorCode::UnsupportedTarget
         );
     }
