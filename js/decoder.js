@@ -36,15 +36,17 @@ function start() {
 
 try {
   if (typeof WebAssembly !== "object" || WebAssembly === null) {
-    throw new Error("there is no WebAssembly global in this context");
+    throw new Error("no WebAssembly global");
+  }
+  if (typeof Uint8Array.fromBase64 !== "function" && typeof atob !== "function") {
+    throw new Error("no atob (nor Uint8Array.fromBase64) to read the inlined module");
   }
   module = new WebAssembly.Module(base64Bytes(WASM_BASE64));
   start();
 } catch (cause) {
   const why = cause && cause.message ? cause.message : String(cause);
   startFailure = new Error(
-    `hookwire: the ${FAMILY} decoder cannot start because WebAssembly is unavailable here (${why}); ` +
-      "a sandbox that forbids wasm code generation cannot run it",
+    `hookwire: the ${FAMILY} decoder cannot start: ${why} (it needs WebAssembly code generation from bytes)`,
     { cause },
   );
   startFailure.name = "HookwireStartError";

@@ -76,6 +76,17 @@ export type WireErrorCode = "NOT_OBJECT" | "MALFORMED_VERSION" | "NEWER_VERSION"
 /** A stable error code of the transport around a value (the encoder's and the command line's answers). */
 export type TransportErrorCode = "INVALID_JSON" | "TOO_DEEP" | "INVALID_REQUEST";
 
+/**
+ * What `decode` throws, every time, in a context where the decoder cannot start: no WebAssembly
+ * global, wasm code generation forbidden (a sandbox setting), or neither atob nor
+ * Uint8Array.fromBase64 to read the inlined module. Its message names the cause; `cause` is the
+ * original exception.
+ */
+export interface HookwireStartError extends Error {
+  readonly name: "HookwireStartError";
+  readonly cause: unknown;
+}
+
 /** The base of every family's error class: one class, shared by every hookwire entry in a realm. */
 export declare class WireError extends Error {
   /** The family whose value could not be decoded or encoded (`session-inbox`, `turn-control`). */

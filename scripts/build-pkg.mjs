@@ -4,7 +4,7 @@
 //   hookwire.cjs  the no_std decoder (feature `wasm`), the workflow-safe main entry;
 //   encoder.cjs   the encoder and negotiation (feature `wasm-encoder`), for server and step code.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -172,5 +172,43 @@ writeFileSync(
     2,
   ) + "\n",
 );
+// What a package user reads: the JS part of the README, the licenses, and every frozen JSON
+// Schema (schemas/<family>/v<N>.json).
+const readme = readFileSync(join(root, "README.md"), "utf8");
+const section = (title) => {
+  const start = readme.indexOf(`## ${title}`);
+  if (start < 0) throw new Error(`README has no section ${title}`);
+  const end = readme.indexOf("\n## ", start + 3);
+  return readme.slice(start, end < 0 ? undefined : end).trim();
+};
+writeFileSync(
+  join(pkg, "README.md"),
+  [
+    "# hookwire",
+    "Versioned wire contracts for the payloads that resume durable workflow hooks: tiny synchronous WebAssembly decoders for workflow bundles (`hookwire`: the session inbox; `hookwire/turn-control`) and the validating encoders for server and step code (`hookwire/encoder`). The contract, the Rust crate and the command line live in the project's repository; this package is their JS side.",
+    section("JS: decode inside the workflow"),
+    section("JS: encode on the server (or in a step)"),
+    section("Turn control"),
+  ].join("\n\n") + "\n",
+);
+for (const f of ["LICENSE-MIT", "LICENSE-APACHE"]) copyFileSync(join(root, f), join(pkg, f));
+const schemaFiles = [];
+for (const family of readdirSync(join(root, "artifacts")).filter((d) => statSync(join(root, "artifacts", d)).isDirectory())) {
+  for (const v of readdirSync(join(root, "artifacts", family)).filter((d) => /^v\d+$/.test(d))) {
+    const from = join(root, "artifacts", family, v, "schema.json");
+    if (!existsSync(from)) continue;
+    mkdirSync(join(pkg, "schemas", family), { recursive: true });
+    copyFileSync(from, join(pkg, "schemas", family, `${v}.json`));
+    schemaFiles.push(`schemas/${family}/${v}.json`);
+  }
+}
+const manifestPath = join(pkg, "package.json");
+const published = JSON.parse(readFileSync(manifestPath, "utf8"));
+published.type = "commonjs";
+published.engines = { node: ">=20" };
+published.keywords = ["workflow", "durable", "hooks", "wire contract", "schema", "versioning", "webassembly", "decoder"];
+published.files.push("README.md", "LICENSE-MIT", "LICENSE-APACHE", "schemas/");
+published.exports["./schemas/*"] = "./schemas/*";
+writeFileSync(manifestPath, JSON.stringify(published, null, 2) + "\n");
 writeFileSync(join(pkg, ".gitignore"), "*\n");
 console.log(`pkg/: hookwire.cjs ${session.code.length} B (wasm ${decoder.bytes.length} B); turn-control.cjs ${turn.code.length} B (wasm ${turnControl.bytes.length} B); encoder.cjs ${readFileSync(join(pkg, "encoder.cjs")).length} B (wasm ${encoder.bytes.length} B)`);

@@ -228,8 +228,18 @@ fn decoded_declarations(d: &Decoded, union: &str) -> String {
 
 /// The base class every family's error class extends (one class in a realm, shared by every
 /// decoder entry).
-const WIRE_ERROR_DECL: &str =
-    "/** The base of every family's error class: one class, shared by every hookwire entry in a realm. */
+const WIRE_ERROR_DECL: &str = "/**
+ * What `decode` throws, every time, in a context where the decoder cannot start: no WebAssembly
+ * global, wasm code generation forbidden (a sandbox setting), or neither atob nor
+ * Uint8Array.fromBase64 to read the inlined module. Its message names the cause; `cause` is the
+ * original exception.
+ */
+export interface HookwireStartError extends Error {
+  readonly name: \"HookwireStartError\";
+  readonly cause: unknown;
+}
+
+/** The base of every family's error class: one class, shared by every hookwire entry in a realm. */
 export declare class WireError extends Error {
   /** The family whose value could not be decoded or encoded (`session-inbox`, `turn-control`). */
   readonly family: string;
