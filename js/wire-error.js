@@ -10,7 +10,7 @@ class WireErrorBase extends Error {
   constructor(family, code, message, version, path, expected) {
     super(message);
     const fields = { family, code, version, path, expected };
-    for (const k in fields) if (fields[k] !== undefined) define(this, k, fields[k]);
+    for (const k of Object.keys(fields)) if (fields[k] !== undefined) define(this, k, fields[k]);
   }
 }
 Object.defineProperty(WireErrorBase.prototype, "name", { value: "WireError", writable: true, configurable: true });
