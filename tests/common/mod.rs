@@ -50,44 +50,10 @@ pub const DECODE_DIRS: &[&str] = &["v0", "v1", "v2", "v3", "v4", "v5", "v6", "ch
 /// The encode fixture directories: the cases of the version 1 era, and those of version 6.
 pub const ENCODE_DIRS: &[&str] = &["encode", "encode-v6"];
 
-/// Every encoding target by CLI name.
-pub const TARGETS: &[&str] = &["v0-deliver", "v0-send", "v1", "v2", "v3", "v4", "v5", "v6"];
-
-/// The expectation of a decode case: its own, or the one `superseded.json` gives a frozen case
-/// whose expectation a later contract decision replaced.
-pub fn decode_expectation(case: &Case) -> Value {
-    let text = std::fs::read_to_string(root().join("fixtures/session-inbox/superseded.json")).unwrap();
-    let superseded: Value = serde_json::from_str(&text).unwrap();
-    match superseded["cases"].get(&case.name) {
-        Some(s) => s.clone(),
-        None => case.data.clone(),
-    }
-}
-
-/// What an encode case expects for target `t`: `Ok(decoded)` or `Err(error)`.
-pub fn encode_expectation(case: &Case, t: &str) -> Result<Value, Value> {
-    let d = &case.data;
-    if let Some(e) = d.get("error") {
-        return Err(e.clone());
-    }
-    if let Some(e) = d.get("refusedAt").and_then(|r| r.get(t)) {
-        return Err(e.clone());
-    }
-    if let Some(v) = d.get("decodedAt").and_then(|r| r.get(t)) {
-        return Ok(v.clone());
-    }
-    match (t, d.get("decodedFromSend")) {
-        ("v0-send", Some(v)) => Ok(v.clone()),
-        _ => Ok(d["decoded"].clone()),
-    }
-}
-
 /// The frozen output of encode case `stem` for target `t`, wherever a version's encoder first
-/// wrote it: `artifacts/session-inbox/v<N>/encode/<stem>.<t>.json`, relative to the root.
+/// wrote it (`hookwire::conformance::frozen_output` for the session inbox), relative to the root.
 pub fn frozen_output(stem: &str, t: &str) -> Option<String> {
-    (1..=hookwire::session_inbox::WIRE_VERSION)
-        .map(|n| format!("artifacts/session-inbox/v{n}/encode/{stem}.{t}.json"))
-        .find(|rel| exists(rel))
+    hookwire::conformance::frozen_output(&root(), &hookwire::session_inbox::FAMILY, stem, t)
 }
 
 /// Collect failures instead of stopping at the first, and report them all.
