@@ -16,6 +16,8 @@ import { test } from "node:test";
 import { isDeepStrictEqual } from "node:util";
 import vm from "node:vm";
 import fc from "fast-check";
+import * as inboxTables from "../js/contract.js";
+import * as turnControlTables from "../js/turn-control-contract.js";
 import { canon, hookwire, hookwireBin, pkgDir, TARGETS } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
@@ -692,41 +694,8 @@ const REALMS = { here: vm.runInThisContext(toolkit), foreign: vm.runInNewContext
 
 const TRAPS = ["get", "getOwnPropertyDescriptor", "has", "ownKeys", "getPrototypeOf", "isExtensible", "defineProperty", "set"];
 const THROWN = ["error", "symbol", "undefined", "string", "null", "proxy"];
-/** Every key the decoders read (inbox and turn control). */
-const READ_KEYS = [
-  "version",
-  "kind",
-  "payload",
-  "payloads",
-  "auth",
-  "caller",
-  "deliveryMetadata",
-  "requestId",
-  "taskDeliveryId",
-  "turnPolicy",
-  "delivery",
-  "payloadIndex",
-  "reason",
-  "taskId",
-  "turnId",
-  "tasks",
-  "task",
-  "inputRequests",
-  "agentRequests",
-  "replyTo",
-  "hookPayload",
-  "childContinuationToken",
-  "event",
-  "requests",
-  "request",
-  "sequence",
-  "stepIndex",
-  "action",
-  "bufferedDeliveries",
-  "error",
-  "continuationToken",
-  "inboxToken",
-];
+/** Every key and kind string the decoders read (inbox and turn control), from the tables generated from Rust. */
+const READ_KEYS = [...new Set([...inboxTables.SYMBOLS, ...turnControlTables.SYMBOLS])];
 const POLLUTANTS = ["reset", "deliver", "turn-error", 9, 1, 0, [{ polluted: true }], { polluted: true }, null, true, "x"];
 /** For each key, a value of the type decode expects there: what a reader of inherited keys would take. */
 const TYPED_POLLUTANT = {
