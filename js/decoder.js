@@ -11,6 +11,7 @@ import { mark, settle, V } from "./host.js";
 function base64Bytes(text) {
   // Where the engine decodes base64 natively (the workflow sandbox does), no per-character loop.
   if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(text);
+  if (typeof atob !== "function") throw new Error("no atob (nor Uint8Array.fromBase64) to read the inlined module");
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
@@ -37,9 +38,6 @@ function start() {
 try {
   if (typeof WebAssembly !== "object" || WebAssembly === null) {
     throw new Error("no WebAssembly global");
-  }
-  if (typeof Uint8Array.fromBase64 !== "function" && typeof atob !== "function") {
-    throw new Error("no atob (nor Uint8Array.fromBase64) to read the inlined module");
   }
   module = new WebAssembly.Module(base64Bytes(WASM_BASE64));
   start();

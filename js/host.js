@@ -9,7 +9,9 @@
 // Reads see own properties only (an own getter is one; a value inherited from a prototype, such
 // as a polluted Object.prototype.kind, is not), and no inherited setter ever runs on the objects
 // the decoder builds (a key their prototype has is defined, not assigned).
-import { SYMBOLS } from "hookwire:contract";
+import { KINDS, SYMBOLS } from "hookwire:contract";
+// Define o[k] as a plain data property (assigning could run an inherited setter).
+import { define } from "./wire-error.js";
 
 const INDEX = new Map(SYMBOLS.map((s, i) => [s, i]));
 /**
@@ -24,8 +26,6 @@ const failed = () => {
 };
 /** o[k] if it is o's own property, else undefined: one read, and an ownership check only when there is a value. */
 const own = (o, k, v = o[k]) => (v === undefined || Object.hasOwn(o, k) ? v : undefined);
-/** Define o[k] as a plain data property (assigning could run an inherited setter). */
-const def = (o, k, v) => Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
 
 /**
  * The JSON type of V[h]: 0 other, 1 null, 2 boolean, 3 number, 4 string, 5 array, 6 object.
@@ -35,29 +35,23 @@ const def = (o, k, v) => Object.defineProperty(o, k, { value: v, writable: true,
  * workflow's vm context fail, or a brand check per built-in; JSON never carries these anyway.)
  */
 export function type(h) {
-  const v = V[h];
-  switch (typeof v) {
-    case "object":
-      if (v === null) return 1;
-      try {
-        return Array.isArray(v) ? 5 : 6;
-      } catch {
-        failed();
-        return 0;
-      }
-    case "boolean":
-      return 2;
-    case "number":
-      return 3;
-    case "string":
-      return 4;
-    default:
-      return 0;
+  try {
+    return typeCode(V[h], 0);
+  } catch {
+    failed();
+    return 0;
   }
 }
 
-/** A number's value (asked only of numbers). */
-export const num = (h) => V[h];
+const TYPES = { __proto__: null, boolean: 2, number: 3, string: 4, object: 6 };
+/** `type`'s code of v, or `other` for what JSON cannot hold (Array.isArray throws for a revoked proxy). */
+const typeCode = (v, other) => (v === null ? 1 : typeof v === "object" && Array.isArray(v) ? 5 : (TYPES[typeof v] ?? other));
+
+/** A number's value, or NaN for anything else (the decoder asks the type only when it sees NaN). */
+export function num(h) {
+  const v = V[h];
+  return typeof v === "number" ? v : NaN;
+}
 
 /** The handle of V[obj]'s own property SYMBOLS[key], or -1 when it is undefined, inherited or reading it threw. */
 export function get(obj, key) {
@@ -70,6 +64,50 @@ export function get(obj, key) {
     failed();
     return -1;
   }
+}
+
+/**
+ * The own properties of V[obj] that the kind KINDS[kind] keeps (its symbols after the first), read at once: held at
+ * consecutive handles from `base`, answered as base × 2^24 plus 3 bits per field: 0 absent
+ * (undefined, inherited, or reading it threw), 7 a value JSON cannot hold, else `type`'s code.
+ */
+export function fields(obj, kind) {
+  const o = V[obj];
+  const keys = KINDS[kind];
+  const base = V.length;
+  let types = 0;
+  for (let i = 1; i < keys.length; i++) {
+    let v;
+    let t = 0;
+    try {
+      v = own(o, SYMBOLS[keys[i]]);
+      if (v !== undefined) t = typeCode(v, 7);
+    } catch {
+      failed();
+      v = undefined;
+      t = 0;
+    }
+    V[base + i - 1] = v;
+    types |= t << (3 * (i - 1));
+  }
+  return base * 16777216 + types;
+}
+
+/**
+ * A new object `{kind, …}` with the values held from `base` whose bit is set in `present`,
+ * under the keys of KINDS[kind]: a decode's normalized output, in one call.
+ */
+export function project(kind, base, present) {
+  const keys = KINDS[kind];
+  const out = { kind: SYMBOLS[keys[0]] };
+  for (let i = 0; present >>> i !== 0; i++) {
+    if (((present >>> i) & 1) === 0) continue;
+    const k = SYMBOLS[keys[i + 1]];
+    // Built here, on Object.prototype: only a key that prototype has can hit a setter.
+    if (k in Object.prototype) define(out, k, V[base + i]);
+    else out[k] = V[base + i];
+  }
+  return hold(out);
 }
 
 /** The symbol index of the string V[h], or -1. */
@@ -142,12 +180,12 @@ export const symbol = (key) => hold(SYMBOLS[key]);
 export const number = (n) => hold(n);
 export function push(arr, h) {
   const a = V[arr];
-  def(a, a.length, V[h]);
+  define(a, a.length, V[h]);
 }
 export function set(obj, key, h) {
   const k = SYMBOLS[key];
   // The object was built here, on Object.prototype: only a key that prototype has can hit a setter.
-  if (k in Object.prototype) def(V[obj], k, V[h]);
+  if (k in Object.prototype) define(V[obj], k, V[h]);
   else V[obj][k] = V[h];
 }
 

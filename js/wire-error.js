@@ -4,7 +4,7 @@
 const KEY = Symbol.for("hookwire.WireError");
 
 /** Own data properties, defined (an assignment could run a setter on Object.prototype). */
-const define = (o, k, value) => Object.defineProperty(o, k, { value, writable: true, enumerable: true, configurable: true });
+export const define = (o, k, value) => Object.defineProperty(o, k, { value, writable: true, enumerable: true, configurable: true });
 
 class WireErrorBase extends Error {
   constructor(family, code, message, version, path, expected) {

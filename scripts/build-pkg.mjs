@@ -23,6 +23,9 @@ export const WASM_FEATURES = [
   "--enable-multivalue",
 ];
 
+/** Exports wasm-bindgen adds that no JS of the package calls: left out of the name map. */
+const UNUSED_EXPORTS = new Set(["__abort_handler", "__instance_terminated"]);
+
 /** wasm-pack + wasm-opt for one feature set; returns the inline module's path and the wasm bytes. */
 function compile(name, feature, outDir, env = {}) {
   run("wasm-pack", [
@@ -60,7 +63,7 @@ function compile(name, feature, outDir, env = {}) {
     lines.join("\n") +
       `\nexport const WASM_BASE64 = ${JSON.stringify(bytes.toString("base64"))};\n` +
       `export const IMPORTS = { a: { ${fields.join(", ")} } };\n` +
-      `export const exportsOf = (e) => ({ ${map.exports.map(([field, short]) => `${field}: e.${short}`).join(", ")} });\n`,
+      `export const exportsOf = (e) => ({ ${map.exports.filter(([field]) => !UNUSED_EXPORTS.has(field)).map(([field, short]) => `${field}: e.${short}`).join(", ")} });\n`,
   );
   return { inline, glue, bytes };
 }

@@ -45,6 +45,22 @@ pub struct FieldSpec {
     pub required: bool,
 }
 
+/// The most fields a kind keeps besides `kind` (the conformance checks hold every family to it).
+pub const MAX_FIELDS: usize = 8;
+
+/// Whether every kind keeps at most [`MAX_FIELDS`] fields: each family asserts it of its kind
+/// table at compile time (`const _: () = assert!(kinds_fit(KINDS));`).
+pub const fn kinds_fit(kinds: &[KindSpec]) -> bool {
+    let mut i = 0;
+    while i < kinds.len() {
+        if kinds[i].fields.len() > MAX_FIELDS {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// A checked, optional field.
 pub const fn opt(key: Sym, check: Check) -> FieldSpec {
     FieldSpec {
@@ -64,7 +80,8 @@ pub const fn req(key: Sym, check: Check) -> FieldSpec {
 }
 
 /// One kind of the current version and the fields its normalized form keeps, in the order the
-/// envelope checks them.
+/// envelope checks them (at most [`MAX_FIELDS`]: a field is a bit of a `u32` mask, and the wasm
+/// host's bulk read packs 3 bits of type per field into 24).
 pub struct KindSpec {
     /// The kind's string (a symbol).
     pub kind: Sym,
@@ -89,36 +106,39 @@ pub fn decode<H: Host>(
     let Some(kind) = h.get(current, Sym::KIND)? else {
         return Err(unknown);
     };
-    let Some(spec) = h.which(&kind, kind_syms).and_then(|i| kinds.get(i)) else {
+    let Some((index, spec)) = h.which(&kind, kind_syms).and_then(|i| Some((i, kinds.get(i)?))) else {
         return Err(unknown);
     };
-    let mut out = h.object();
-    let kind_value = h.string(spec.kind);
-    h.set(&mut out, Sym::KIND, kind_value);
-    for field in spec.fields {
+    let read = h.fields(current, index, spec.fields);
+    let mut present = 0;
+    for (i, field) in spec.fields.iter().enumerate() {
         let invalid = |detail, index| {
             DecodeError::new(ErrorCode::Invalid)
                 .with_current(chain.current)
                 .at(detail)
                 .place(field.key, index)
         };
-        match h.get(current, field.key)? {
-            Some(v) => {
-                if let Err((detail, index)) = check(h, &v, field.check)? {
+        match h.field(&read, i) {
+            Some((v, ty)) => {
+                if let Err((detail, index)) = check(h, &v, ty, field.check)? {
                     return Err(invalid(detail, index));
                 }
-                h.set(&mut out, field.key, v);
+                present |= 1 << i;
             }
             None if field.required => return Err(invalid(Detail::Required, None)),
             None => {}
         }
     }
-    Ok(out)
+    Ok(h.project(index, spec.kind, spec.fields, read, present))
 }
 
 /// Whether `v` has the type `check` asks for: `Err((expected, element))` when not.
-fn check<H: Host>(h: &mut H, v: &H::Value, check: Check) -> Result<Result<(), (Detail, Option<u32>)>, DecodeError> {
-    let ty = h.type_of(v);
+fn check<H: Host>(
+    h: &mut H,
+    v: &H::Value,
+    ty: Type,
+    check: Check,
+) -> Result<Result<(), (Detail, Option<u32>)>, DecodeError> {
     let (ok, expected) = match check {
         Check::Any => (true, Detail::None),
         Check::Json => (ty != Type::Other, Detail::ExpectJson),

@@ -6,6 +6,7 @@
 //! [`Host::share`] hands out the same subtree again: a JS host passes the reference, so opaque
 //! payloads are never copied. This module must never import a family, the encoder or `std`.
 
+use crate::decode::FieldSpec;
 use crate::error::Detail;
 pub use core::convert::Infallible;
 
@@ -102,4 +103,24 @@ pub trait Host {
     fn number(&mut self, n: f64) -> Self::Value;
     /// The same value again: a reference where the host has them (JS), a copy where not.
     fn share(&mut self, v: &Self::Value) -> Self::Value;
+
+    /// What a host holds of a kind's fields after reading them at once.
+    type Fields;
+    /// Read the own properties `fields` of the object `obj` at once (one question where a host
+    /// pays per question: the wasm decoder's JS boundary). `kind` is the kind's position in its
+    /// family's kind table, which a host with a generated copy of that table needs alone.
+    fn fields(&mut self, obj: &Self::Value, kind: usize, fields: &[FieldSpec]) -> Self::Fields;
+    /// The field `i` of what [`Host::fields`] read: its value and type, `None` when absent (or
+    /// `undefined` in JS, or unreadable).
+    fn field(&mut self, read: &Self::Fields, i: usize) -> Option<(Self::Value, Type)>;
+    /// A new plain object `{kind, …}` holding the fields read whose bit (1 << i) is set in
+    /// `present`: the normalized output of a decode, built in one step.
+    fn project(
+        &mut self,
+        kind: usize,
+        kind_sym: Sym,
+        fields: &[FieldSpec],
+        read: Self::Fields,
+        present: u32,
+    ) -> Self::Value;
 }

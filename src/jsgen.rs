@@ -53,7 +53,8 @@ pub fn contract_js() -> String {
     contract_js_for(&SESSION_INBOX)
 }
 
-/// A decoder entry's tables: the family and its error class, the symbol table, codes and
+/// A decoder entry's tables: the family and its error class, the symbol table, the kinds and
+/// their fields, codes and
 /// details by their `repr`, the decode message templates, the current version and the key a
 /// consumer advertises it under.
 pub fn contract_js_for(d: &Decoded) -> String {
@@ -72,6 +73,18 @@ pub fn contract_js_for(d: &Decoded) -> String {
     let _ = writeln!(out, "export const CAPABILITY_KEY = {};", js_string(f.capability_key));
     let symbols: Vec<String> = f.symbols.iter().map(|s| js_string(s)).collect();
     let _ = writeln!(out, "export const SYMBOLS = [{}];", symbols.join(", "));
+    // Each kind of the current version and the fields decode keeps, as symbols, in the decoder's
+    // order: the wasm host reads and projects a kind's fields in one call each, by its position.
+    let kinds: Vec<String> = d
+        .kinds
+        .iter()
+        .map(|k| {
+            let syms = core::iter::once(k.kind).chain(k.fields.iter().map(|f| f.key));
+            let syms: Vec<String> = syms.map(|s| s.0.to_string()).collect();
+            format!("[{}]", syms.join(", "))
+        })
+        .collect();
+    let _ = writeln!(out, "export const KINDS = [{}];", kinds.join(", "));
     let _ = writeln!(out, "export const CODES = [{}];", codes.join(", "));
     let _ = writeln!(out, "export const DETAILS = [\n  {},\n];", details.join(",\n  "));
     let _ = writeln!(out, "export const MESSAGES = {{\n{}\n}};", messages.join("\n"));

@@ -3,6 +3,7 @@
 //! Objects are `serde_json::Map`s (sorted keys), so canonical output needs no extra sort.
 //! [`Host::share`] is a deep copy here; the JS host is the one that shares references.
 
+use crate::decode::FieldSpec;
 use crate::host::{Host, Infallible, Sym, Type};
 use serde_json::{Map, Number, Value};
 
@@ -107,6 +108,33 @@ impl Host for JsonHost {
 
     fn share(&mut self, v: &Value) -> Value {
         v.clone()
+    }
+
+    type Fields = Vec<Option<Value>>;
+
+    fn fields(&mut self, obj: &Value, _: usize, fields: &[FieldSpec]) -> Vec<Option<Value>> {
+        let map = obj.as_object();
+        fields
+            .iter()
+            .map(|f| map.and_then(|m| m.get(self.text(f.key))).cloned())
+            .collect()
+    }
+
+    fn field(&mut self, read: &Vec<Option<Value>>, i: usize) -> Option<(Value, Type)> {
+        let v = read.get(i)?.clone()?;
+        let ty = self.type_of(&v);
+        Some((v, ty))
+    }
+
+    fn project(&mut self, _: usize, kind: Sym, fields: &[FieldSpec], read: Vec<Option<Value>>, present: u32) -> Value {
+        let mut out = Map::new();
+        out.insert(self.text(Sym::KIND).into(), self.string(kind));
+        for (i, (f, v)) in fields.iter().zip(read).enumerate() {
+            if let (Some(v), true) = (v, present & (1 << i) != 0) {
+                out.insert(self.text(f.key).into(), v);
+            }
+        }
+        Value::Object(out)
     }
 }
 

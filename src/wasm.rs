@@ -12,29 +12,34 @@
 //! formatted in wasm).
 //! This module must never import the encoder, serde, or anything that formats.
 
+use crate::decode::FieldSpec;
 use crate::error::{DecodeError, ErrorCode};
 use crate::host::{Host, Infallible, Sym, Type};
 use core::cell::Cell;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(raw_module = "hookwire:host")]
+// Every parameter and result is an i32 or f64: wasm-bindgen then imports the JS function as it
+// is, without a shim per import (a u32 would need `>>> 0` in JS).
 extern "C" {
     #[wasm_bindgen(js_name = type)]
-    fn js_type(v: u32) -> u32;
-    fn num(v: u32) -> f64;
-    fn get(obj: u32, key: u32) -> i32;
-    fn which(v: u32) -> i32;
-    fn objects(arr: u32) -> i32;
-    fn len(arr: u32) -> u32;
-    fn at(arr: u32, i: u32) -> u32;
-    fn copy(obj: u32) -> u32;
-    fn object() -> u32;
-    fn array() -> u32;
-    fn array1(v: u32) -> u32;
-    fn push(arr: u32, v: u32);
-    fn symbol(key: u32) -> u32;
-    fn number(n: f64) -> u32;
-    fn set(obj: u32, key: u32, v: u32);
+    fn js_type(v: i32) -> i32;
+    fn num(v: i32) -> f64;
+    fn get(obj: i32, key: i32) -> i32;
+    fn which(v: i32) -> i32;
+    fn objects(arr: i32) -> i32;
+    fn len(arr: i32) -> i32;
+    fn at(arr: i32, i: i32) -> i32;
+    fn copy(obj: i32) -> i32;
+    fn object() -> i32;
+    fn array() -> i32;
+    fn array1(v: i32) -> i32;
+    fn push(arr: i32, v: i32);
+    fn symbol(key: i32) -> i32;
+    fn number(n: f64) -> i32;
+    fn set(obj: i32, key: i32, v: i32);
+    fn fields(obj: i32, kind: i32) -> f64;
+    fn project(kind: i32, base: i32, present: i32) -> i32;
 }
 
 /// The last error of a single-threaded module.
@@ -47,9 +52,9 @@ static LAST: Last = Last(Cell::new(DecodeError::new(ErrorCode::NotObject)));
 pub struct JsHost;
 
 impl Host for JsHost {
-    type Value = u32;
+    type Value = i32;
 
-    fn type_of(&mut self, v: &u32) -> Type {
+    fn type_of(&mut self, v: &i32) -> Type {
         match js_type(*v) {
             1 => Type::Null,
             2 => Type::Bool,
@@ -61,67 +66,96 @@ impl Host for JsHost {
         }
     }
 
-    fn get(&mut self, obj: &u32, key: Sym) -> Result<Option<u32>, Infallible> {
-        let v = get(*obj, u32::from(key.0));
-        Ok((v >= 0).then_some(v as u32))
+    fn get(&mut self, obj: &i32, key: Sym) -> Result<Option<i32>, Infallible> {
+        let v = get(*obj, i32::from(key.0));
+        Ok((v >= 0).then_some(v))
     }
 
-    fn as_number(&mut self, v: &u32) -> Option<f64> {
-        (js_type(*v) == 3).then(|| num(*v))
+    fn as_number(&mut self, v: &i32) -> Option<f64> {
+        // One question: `num` answers NaN for a non-number, and only then is the type asked.
+        let n = num(*v);
+        (!n.is_nan() || js_type(*v) == 3).then_some(n)
     }
 
-    fn which(&mut self, v: &u32, among: &[Sym]) -> Option<usize> {
+    fn which(&mut self, v: &i32, among: &[Sym]) -> Option<usize> {
         let index = which(*v);
         among.iter().position(|s| i32::from(s.0) == index)
     }
 
-    fn first_non_object(&mut self, arr: &u32) -> Result<Option<u32>, Infallible> {
+    fn first_non_object(&mut self, arr: &i32) -> Result<Option<u32>, Infallible> {
         let i = objects(*arr);
         Ok((i >= 0).then_some(i as u32))
     }
 
-    fn len(&mut self, arr: &u32) -> Result<u32, Infallible> {
-        Ok(len(*arr))
+    fn len(&mut self, arr: &i32) -> Result<u32, Infallible> {
+        Ok(len(*arr) as u32)
     }
 
-    fn at(&mut self, arr: &u32, i: u32) -> Result<u32, Infallible> {
-        Ok(at(*arr, i))
+    fn at(&mut self, arr: &i32, i: u32) -> Result<i32, Infallible> {
+        Ok(at(*arr, i as i32))
     }
 
-    fn object(&mut self) -> u32 {
+    fn object(&mut self) -> i32 {
         object()
     }
 
-    fn copy_object(&mut self, obj: &u32) -> Result<u32, Infallible> {
+    fn copy_object(&mut self, obj: &i32) -> Result<i32, Infallible> {
         Ok(copy(*obj))
     }
 
-    fn set(&mut self, obj: &mut u32, key: Sym, v: u32) {
-        set(*obj, u32::from(key.0), v);
+    fn set(&mut self, obj: &mut i32, key: Sym, v: i32) {
+        set(*obj, i32::from(key.0), v);
     }
 
-    fn array1(&mut self, v: u32) -> u32 {
+    fn array1(&mut self, v: i32) -> i32 {
         array1(v)
     }
 
-    fn array(&mut self) -> u32 {
+    fn array(&mut self) -> i32 {
         array()
     }
 
-    fn push(&mut self, arr: &mut u32, v: u32) {
+    fn push(&mut self, arr: &mut i32, v: i32) {
         push(*arr, v);
     }
 
-    fn string(&mut self, s: Sym) -> u32 {
-        symbol(u32::from(s.0))
+    fn string(&mut self, s: Sym) -> i32 {
+        symbol(i32::from(s.0))
     }
 
-    fn number(&mut self, n: f64) -> u32 {
+    fn number(&mut self, n: f64) -> i32 {
         number(n)
     }
 
-    fn share(&mut self, v: &u32) -> u32 {
+    fn share(&mut self, v: &i32) -> i32 {
         *v
+    }
+
+    /// The first handle of the values read, and 3 bits of type per field.
+    type Fields = (i32, u32);
+
+    fn fields(&mut self, obj: &i32, kind: usize, _: &[FieldSpec]) -> (i32, u32) {
+        // JS reads the keys from its generated copy of the kind table (`KINDS`).
+        let answer = fields(*obj, kind as i32);
+        ((answer / 16_777_216.0) as i32, (answer % 16_777_216.0) as u32)
+    }
+
+    fn field(&mut self, &(base, types): &(i32, u32), i: usize) -> Option<(i32, Type)> {
+        let ty = match (types >> (3 * i)) & 7 {
+            0 => return None,
+            1 => Type::Null,
+            2 => Type::Bool,
+            3 => Type::Number,
+            4 => Type::String,
+            5 => Type::Array,
+            6 => Type::Object,
+            _ => Type::Other,
+        };
+        Some((base + i as i32, ty))
+    }
+
+    fn project(&mut self, kind: usize, _: Sym, _: &[FieldSpec], (base, _): (i32, u32), present: u32) -> i32 {
+        project(kind as i32, base, present as i32)
     }
 }
 
@@ -129,9 +163,9 @@ impl Host for JsHost {
 /// or -1 with the error left for [`error_code`], [`error_version`], [`error_detail`] and
 /// [`error_index`].
 #[wasm_bindgen]
-pub fn decode(value: u32) -> i32 {
+pub fn decode(value: i32) -> i32 {
     match crate::wasm_decode_on(&mut JsHost, &value) {
-        Ok(v) => v as i32,
+        Ok(v) => v,
         Err(e) => {
             LAST.0.set(e);
             -1

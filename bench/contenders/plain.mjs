@@ -1,56 +1,34 @@
-// The speed reference: the contract's decode (docs/contract.md) written by hand in plain JS (not shipped).
-export class WireError extends Error {
-  constructor(code, version) {
-    super(code);
-    this.code = code;
-    this.version = version;
-  }
-}
-const KINDS = {
-  deliver: ["auth", "caller", "deliveryMetadata", "payloads", "requestId", "taskDeliveryId", "turnPolicy"],
-  "session-timeout": [],
-  clear: [],
-  compact: [],
-  reset: ["reason"],
-  cancel: ["taskId", "turnId"],
-};
-const CARRIED = ["auth", "caller", "requestId", "taskDeliveryId", "turnPolicy"];
-const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+// The speed reference: the contract's decode (docs/contract.md) written by hand in plain JS (not
+// shipped): version rules, declared-version checks, steps, kind, envelope checks, projection.
+import { checkDeclared, FIELDS, isObject, project, versionOf, walk, WireError } from "./steps.mjs";
+export { WireError };
 
-function migrate0(v) {
-  if (v.kind === "send") {
-    const payload = v.payload;
-    const delivery = v.delivery;
-    if (!isObject(payload) || (delivery !== undefined && !isObject(delivery))) throw new WireError("LEGACY_SHAPE", 0);
-    const out = { kind: "deliver", payload, payloads: [payload] };
-    if (delivery !== undefined) out.deliveryMetadata = [{ ...delivery, payloadIndex: 0 }];
-    for (const k of CARRIED) if (v[k] !== undefined) out[k] = v[k];
-    out.version = 1;
-    return out;
-  }
-  if (v.kind === "deliver") {
-    const p = v.payloads;
-    if (!Array.isArray(p)) throw new WireError("LEGACY_SHAPE", 0);
-    for (let i = 0; i < p.length; i++) if (!isObject(p[i])) throw new WireError("LEGACY_SHAPE", 0);
-  }
-  return { ...v, version: 1 };
-}
+const allObjects = (a) => Array.isArray(a) && a.every(isObject);
+const str = (v) => v === undefined || typeof v === "string";
+const ENVELOPE = {
+  deliver: (v) =>
+    allObjects(v.payloads) &&
+    (v.auth === undefined || v.auth === null || isObject(v.auth)) &&
+    (v.caller === undefined || isObject(v.caller)) &&
+    (v.deliveryMetadata === undefined || allObjects(v.deliveryMetadata)) &&
+    str(v.requestId) &&
+    str(v.taskDeliveryId) &&
+    (v.turnPolicy === undefined || v.turnPolicy === "queue" || v.turnPolicy === "steer"),
+  reset: (v) => str(v.reason),
+  cancel: (v) => str(v.taskId) && str(v.turnId) && (v.tasks === undefined || typeof v.tasks === "boolean"),
+};
 
 export function decode(v) {
   if (!isObject(v)) throw new WireError("NOT_OBJECT");
-  let version = v.version;
-  if (version === undefined) version = 0;
-  else if (typeof version !== "number") throw new WireError("MALFORMED_VERSION");
-  else if (!Number.isInteger(version) || version < 0) throw new WireError("MALFORMED_VERSION", version);
-  else if (version > 1) throw new WireError("NEWER_VERSION", version);
-  const current = version === 0 ? migrate0(v) : v;
-  const kind = current.kind;
-  const fields = typeof kind === "string" && Object.hasOwn(KINDS, kind) ? KINDS[kind] : undefined;
-  if (fields === undefined) throw new WireError("UNKNOWN_KIND");
-  const out = { kind };
-  for (const f of fields) {
-    const x = current[f];
-    if (x !== undefined) out[f] = x;
+  const n = versionOf(v);
+  if (n >= 1) checkDeclared(v, n);
+  if (n === 0) {
+    if (v.kind === "send" && (!isObject(v.payload) || (v.delivery !== undefined && !isObject(v.delivery)))) throw new WireError("LEGACY_SHAPE", 0);
+    if (v.kind === "deliver" && !allObjects(v.payloads)) throw new WireError("LEGACY_SHAPE", 0);
   }
-  return out;
+  const cur = walk(v, n);
+  if (!Object.hasOwn(FIELDS, cur.kind)) throw new WireError("UNKNOWN_KIND");
+  const check = ENVELOPE[cur.kind];
+  if (check !== undefined && !check(cur)) throw new WireError("INVALID");
+  return project(cur);
 }

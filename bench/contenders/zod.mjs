@@ -1,43 +1,46 @@
 // The decode written with zod 4 as a user would: schemas for the version field, the two legacy
-// shapes and the six current kinds (opaque subtrees as z.unknown()), plus the chain in code.
+// shapes and the six current kinds with their envelope types (opaque subtrees as loose objects),
+// plus the declared-version checks and the steps in code (./steps.mjs).
 import * as z from "zod";
-import { WireError } from "./plain.mjs";
+import { checkDeclared, CURRENT, FIELDS, walk, WireError } from "./steps.mjs";
 
-const opt = z.unknown().optional();
-const Version = z.looseObject({ version: z.number().optional() });
 const AnyObject = z.looseObject({});
+const Head = z.looseObject({ version: z.optional(z.number()) });
 const LegacySend = z.looseObject({ kind: z.literal("send"), payload: AnyObject, delivery: AnyObject.optional() });
 const LegacyDeliver = z.looseObject({ kind: z.literal("deliver"), payloads: z.array(AnyObject) });
+const str = z.string().optional();
 const Current = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("deliver"), auth: opt, caller: opt, deliveryMetadata: opt, payloads: opt, requestId: opt, taskDeliveryId: opt, turnPolicy: opt }),
+  z.object({
+    kind: z.literal("deliver"),
+    payloads: z.array(AnyObject),
+    auth: AnyObject.nullable().optional(),
+    caller: AnyObject.optional(),
+    deliveryMetadata: z.array(AnyObject).optional(),
+    requestId: str,
+    taskDeliveryId: str,
+    turnPolicy: z.enum(["queue", "steer"]).optional(),
+  }),
   z.object({ kind: z.literal("session-timeout") }),
   z.object({ kind: z.literal("clear") }),
   z.object({ kind: z.literal("compact") }),
-  z.object({ kind: z.literal("reset"), reason: opt }),
-  z.object({ kind: z.literal("cancel"), taskId: opt, turnId: opt }),
+  z.object({ kind: z.literal("reset"), reason: str }),
+  z.object({ kind: z.literal("cancel"), taskId: str, turnId: str, tasks: z.boolean().optional() }),
 ]);
-
-function migrate0(v) {
-  if (v.kind === "send") {
-    const r = LegacySend.safeParse(v);
-    if (!r.success) throw new WireError("LEGACY_SHAPE", 0);
-    const { payload, delivery, auth, caller, requestId, taskDeliveryId, turnPolicy } = v;
-    const out = { kind: "deliver", payload, payloads: [payload], auth, caller, requestId, taskDeliveryId, turnPolicy, version: 1 };
-    if (delivery !== undefined) out.deliveryMetadata = [{ ...delivery, payloadIndex: 0 }];
-    return out;
-  }
-  if (v.kind === "deliver" && !LegacyDeliver.safeParse(v).success) throw new WireError("LEGACY_SHAPE", 0);
-  return { ...v, version: 1 };
-}
 
 export function decode(v) {
   if (!AnyObject.safeParse(v).success) throw new WireError("NOT_OBJECT");
-  const head = Version.safeParse(v);
+  const head = Head.safeParse(v);
   if (!head.success) throw new WireError("MALFORMED_VERSION");
-  const version = head.data.version ?? 0;
-  if (!Number.isInteger(version) || version < 0) throw new WireError("MALFORMED_VERSION", version);
-  if (version > 1) throw new WireError("NEWER_VERSION", version);
-  const r = Current.safeParse(version === 0 ? migrate0(v) : v);
-  if (!r.success) throw new WireError("UNKNOWN_KIND");
+  const n = Object.hasOwn(v, "version") ? head.data.version : 0;
+  // zod's .int() refuses integers past 2^53 (1e300 is NEWER_VERSION, not malformed).
+  if (n === undefined || !Number.isInteger(n) || n < 0) throw new WireError("MALFORMED_VERSION");
+  if (n > CURRENT) throw new WireError("NEWER_VERSION", n);
+  if (n >= 1) checkDeclared(v, n);
+  if (n === 0 && v.kind === "send" && !LegacySend.safeParse(v).success) throw new WireError("LEGACY_SHAPE", 0);
+  if (n === 0 && v.kind === "deliver" && !LegacyDeliver.safeParse(v).success) throw new WireError("LEGACY_SHAPE", 0);
+  const cur = walk(v, n);
+  if (!Object.hasOwn(FIELDS, cur.kind)) throw new WireError("UNKNOWN_KIND");
+  const r = Current.safeParse(cur);
+  if (!r.success) throw new WireError("INVALID");
   return r.data;
 }

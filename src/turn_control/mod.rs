@@ -80,6 +80,10 @@ pub const KINDS: &[KindSpec] = &[
         fields: &[req(REQUEST_ID, Check::Str)],
     },
 ];
+const _: () = assert!(
+    crate::decode::kinds_fit(KINDS),
+    "a kind keeps more fields than the decoder reads at once"
+);
 
 /// The kind symbols of [`KINDS`], in the same order.
 pub const KIND_SYMS: &[Sym] = &[

@@ -1,0 +1,42 @@
+// The value classes the per-decode benchmark times, one per path through the decoder: current
+// values (no step), a version-1 value (five steps), the two version-0 shapes, a value that walks
+// the 3→4 task rewrite; and the rejects, timed apart (a mix can hide a loss).
+const auth = { attributes: { org: "acme", roles: ["admin"] }, authenticator: "oidc", principalId: "u-1", principalType: "user" };
+const caller = { callId: "c-1", subagentName: "researcher", replyTo: { kind: "hook", token: "t-1" } };
+const entry = { channelKind: "slack", channelName: "support", deliveryId: "d-1", payloadIndex: 0 };
+const payload = { message: "Where is my order #1042?", context: ["order:1042"], interaction: { threadTs: "171.2" } };
+const oldForm = {
+  message: "answers",
+  task: {
+    id: "t-1",
+    inputRequests: [
+      {
+        taskId: "task-1",
+        hookPayload: {
+          childContinuationToken: "child-1",
+          event: { requests: [{ id: "q-1", prompt: "Proceed?" }, { id: "q-2", prompt: "Which branch?" }], sequence: 4, stepIndex: 2, turnId: "turn-7" },
+        },
+      },
+    ],
+  },
+};
+
+/** Valid values, by class: each decodes. */
+export const VALID = {
+  "current deliver": { kind: "deliver", version: 6, payloads: [payload], payload, auth, caller, deliveryMetadata: [entry], requestId: "r-1" },
+  "current control": { kind: "cancel", version: 6, taskId: "t-9", tasks: true },
+  "v1 deliver (5 steps)": { kind: "deliver", version: 1, payloads: [payload], payload, auth, caller, deliveryMetadata: [entry], requestId: "r-1" },
+  "v0 raw send": { kind: "send", payload, delivery: { channelKind: "slack", channelName: "support", deliveryId: "d-2" }, auth, requestId: "r-2" },
+  "v0 legacy deliver": { kind: "deliver", payloads: [payload, { message: "and the invoice" }], auth, deliveryMetadata: [entry] },
+  "v3 task rewrite": { kind: "deliver", version: 3, payloads: [oldForm], payload: oldForm, requestId: "r-3" },
+};
+
+/** Rejects, by class: each is refused with the code named. */
+export const REJECTS = {
+  "newer version": [{ kind: "deliver", version: 7, payloads: [], payload: {} }, "NEWER_VERSION"],
+  "malformed version": [{ kind: "clear", version: "1" }, "MALFORMED_VERSION"],
+  "unknown kind": [{ kind: "explode", version: 6 }, "UNKNOWN_KIND"],
+  "legacy shape": [{ kind: "send" }, "LEGACY_SHAPE"],
+  "invalid envelope": [{ kind: "deliver", version: 6, payloads: [payload, "x"], payload }, "INVALID"],
+  "misdeclared version": [{ kind: "deliver", version: 2, payloads: [payload] }, "MISDECLARED_VERSION"],
+};

@@ -1,0 +1,58 @@
+// Per-decode time of every contender on each value class of ./classes.mjs, in one process:
+// `node bench/per-class.mjs [ROUNDS]`. Contenders take turns in short slices, round after round,
+// so drift and other load hit them alike; each figure is the median over the rounds (with
+// min–max), and each ratio is a contender's median time over hookwire's (above 1×, hookwire is
+// faster). Prints one JSON document; bench/run.mjs renders it.
+import { REJECTS, VALID } from "./classes.mjs";
+
+export const CONTENDERS = ["wasm", "plain", "zod", "zod-mini", "valibot"];
+const rounds = Number(process.argv[2] ?? 21);
+const decoders = {};
+for (const c of CONTENDERS) decoders[c] = (await import(`./contenders/${c}.mjs`)).decode;
+
+/** Nanoseconds per call of `op`, over a slice of about `ms` milliseconds. */
+function slice(op, ms) {
+  let count = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < ms) {
+    for (let i = 0; i < 64; i++) op();
+    count += 64;
+    now = performance.now();
+  }
+  return ((now - start) * 1e6) / count;
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+function measure(cases, ops) {
+  const out = {};
+  for (const name of Object.keys(cases)) {
+    const samples = Object.fromEntries(CONTENDERS.map((c) => [c, []]));
+    for (const c of CONTENDERS) slice(ops(c, name), 30); // warm-up
+    for (let r = 0; r < rounds; r++) for (const c of CONTENDERS) samples[c].push(slice(ops(c, name), 10));
+    out[name] = Object.fromEntries(
+      CONTENDERS.map((c) => [c, { median: median(samples[c]), min: Math.min(...samples[c]), max: Math.max(...samples[c]) }]),
+    );
+  }
+  return out;
+}
+
+const valid = measure(VALID, (c, name) => {
+  const decode = decoders[c];
+  const v = VALID[name];
+  return () => decode(v);
+});
+const rejects = measure(REJECTS, (c, name) => {
+  const decode = decoders[c];
+  const [v, code] = REJECTS[name];
+  return () => {
+    try {
+      decode(v);
+    } catch (e) {
+      if (e.code === code) return;
+      throw e;
+    }
+    throw new Error(`${c} accepted the ${name} reject`);
+  };
+});
+console.log(JSON.stringify({ rounds, valid, rejects }));
