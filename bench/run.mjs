@@ -66,7 +66,12 @@ for (let r = 0; r < rounds; r++) {
 }
 raw.results.decode = samples;
 
-// 4. Encode: the native encoder against zod 4 doing the same validation and envelope building.
+// 4. Per value class (bench/per-class.mjs): every contender in one process, taking turns.
+const perClass = JSON.parse(execFileSync(process.execPath, [join(here, "per-class.mjs"), String(Math.max(11, rounds * 4 + 1))], { encoding: "utf8" }));
+raw.results.perClass = perClass;
+process.stderr.write("per value class done\n");
+
+// 5. Encode: the native encoder against zod 4 doing the same validation and envelope building.
 execFileSync("cargo", ["build", "--quiet", "--release", "--example", "encode-bench"], { cwd: root, stdio: "inherit" });
 const encode = { native: {}, zod: {}, cli: [] };
 for (let r = 0; r < rounds; r++) {
@@ -81,7 +86,7 @@ for (let r = 0; r < rounds; r++) {
 raw.results.encode = encode;
 writeFileSync(join(here, "results.json"), JSON.stringify(raw, null, 2) + "\n");
 
-// 5. The table.
+// 6. The tables.
 const stat = (xs) => `${fmt(median(xs))} (${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))})`;
 const out = [];
 out.push(`hookwire benchmarks — ${raw.date.slice(0, 10)}, ${raw.cpu} ×${raw.cores}, Node ${raw.node}, ${rounds} rounds, medians (min–max)`);
@@ -106,6 +111,21 @@ out.push("| bundle minified / gzip / brotli / base64 (bytes) | " + DECODERS.map(
 out.push("| bundle size vs wasm | " + DECODERS.map((c) => `${(sizes[c].minified / sizes.wasm.minified).toFixed(2)}×`).join(" | ") + " |");
 out.push("");
 out.push("Ratios: to hookwire's wasm decoder; above 1× the contender is faster (or, for sizes, larger).");
+out.push("");
+const classTable = (title, table) => {
+  out.push(`| ${title} (ns per decode, one process, ${perClass.rounds} turns) | ` + DECODERS.join(" | ") + " |");
+  out.push("|---|" + DECODERS.map(() => "---").join("|") + "|");
+  for (const [name, by] of Object.entries(table)) {
+    const cell = (c) => `${by[c].median.toFixed(0)} (${by[c].min.toFixed(0)}–${by[c].max.toFixed(0)}) · **${(by[c].median / by.wasm.median).toFixed(2)}×**`;
+    out.push(`| ${name} | ${DECODERS.map(cell).join(" | ")} |`);
+  }
+  out.push("");
+};
+classTable("valid values", perClass.valid);
+classTable("rejects", perClass.rejects);
+const current = perClass.valid["current deliver"].wasm.median;
+out.push("Ratios: a contender's time over hookwire's; above 1× hookwire is faster. hookwire's time per older value over a current deliver: " +
+  Object.entries(perClass.valid).filter(([n]) => n !== "current deliver" && n !== "current control").map(([n, by]) => `${n} ${(by.wasm.median / current).toFixed(2)}×`).join(", ") + ".");
 out.push("");
 out.push("| encode (commands/s) | native Rust | zod 4 in Node | native / zod |");
 out.push("|---|---|---|---|");

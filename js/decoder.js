@@ -3,19 +3,24 @@
 // import or async init, so it runs inside a workflow sandbox (a fresh node:vm context per
 // delivery) — and `decode`, which hands the value to the wasm module by handle and turns the
 // codes the module leaves behind into the family's error (no string is formatted in wasm).
-import { __wbg_set_wasm } from "hookwire:glue";
-import { WASM_BASE64, IMPORTS, exportsOf } from "hookwire:wasm";
+import { IMPORTS, UNPACK, WASM_LENGTH, WASM_TEXT, exportsOf } from "hookwire:wasm";
 import { CODES, DETAILS, FAMILY, MESSAGES, SYMBOLS, WIRE_VERSION } from "hookwire:contract";
 import { mark, settle, V } from "./host.js";
 
-function base64Bytes(text) {
-  // Where the engine decodes base64 natively (the workflow sandbox does), no per-character loop.
-  if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(text);
-  if (typeof atob !== "function") throw new Error("no atob (nor Uint8Array.fromBase64) to read the inlined module");
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+/**
+ * The module's bytes from its inlined base-85 text: a 100-byte module (js/unpack.wat) unpacks it
+ * in its own memory, which TextEncoder fills with the text. No per-character loop runs in JS,
+ * where every fresh workflow context would interpret it.
+ */
+function moduleBytes() {
+  if (typeof TextEncoder !== "function") throw new Error("no TextEncoder to read the inlined module");
+  const unpack = new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array(UNPACK))).exports;
+  const pages = Math.ceil(WASM_TEXT.length / 65536);
+  if (pages > 1) unpack.m.grow(pages - 1);
+  const memory = new Uint8Array(unpack.m.buffer);
+  new TextEncoder().encodeInto(WASM_TEXT, memory);
+  unpack.d(WASM_TEXT.length);
+  return memory.subarray(0, WASM_LENGTH);
 }
 
 let startFailure = null;
@@ -28,10 +33,9 @@ let running = 0;
 
 /** Instantiate the module (again, after an exception unwound through it and left it suspect). */
 function start() {
-  const exports = exportsOf(new WebAssembly.Instance(module, IMPORTS).exports);
-  __wbg_set_wasm(exports);
-  exports.__wbindgen_start();
-  wasm = exports;
+  // wasm-bindgen's start function only fills its externref table, which this module never uses
+  // (values travel as handles): it is not called.
+  wasm = exportsOf(new WebAssembly.Instance(module, IMPORTS).exports);
   stale = false;
 }
 
@@ -39,7 +43,7 @@ try {
   if (typeof WebAssembly !== "object" || WebAssembly === null) {
     throw new Error("no WebAssembly global");
   }
-  module = new WebAssembly.Module(base64Bytes(WASM_BASE64));
+  module = new WebAssembly.Module(moduleBytes());
   start();
 } catch (cause) {
   const why = cause && cause.message ? cause.message : String(cause);

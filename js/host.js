@@ -13,7 +13,6 @@ import { KINDS, SYMBOLS } from "hookwire:contract";
 // Define o[k] as a plain data property (assigning could run an inherited setter).
 import { define } from "./wire-error.js";
 
-const INDEX = new Map(SYMBOLS.map((s, i) => [s, i]));
 /**
  * The values of the decodes in progress, by handle. Its prototype is null, so storing a value
  * never meets an inherited setter (Array.prototype[0] can have one).
@@ -113,7 +112,8 @@ export function project(kind, base, present) {
 /** The symbol index of the string V[h], or -1. */
 export function which(h) {
   const v = V[h];
-  return typeof v === "string" ? INDEX.get(v) ?? -1 : -1;
+  // A native search of a few dozen interned strings: no Map to build in every fresh context.
+  return typeof v === "string" ? SYMBOLS.indexOf(v) : -1;
 }
 
 /**

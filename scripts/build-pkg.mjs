@@ -1,6 +1,7 @@
 // Build pkg/. Two wasm modules from the one crate, each compiled by wasm-pack and shrunk by
-// binaryen's wasm-opt (a names-kept copy goes to target/wasm/ for twiggy), then inlined as base64
-// by esbuild into a CommonJS entry that instantiates synchronously:
+// binaryen's wasm-opt (a names-kept copy goes to target/wasm/ for twiggy), then inlined by esbuild
+// into a CommonJS entry that instantiates synchronously (the decoders as base-85 text that a
+// 100-byte module, js/unpack.wat, turns back into bytes; the encoder as base64):
 //   hookwire.cjs  the no_std decoder (feature `wasm`), the workflow-safe main entry;
 //   encoder.cjs   the encoder and negotiation (feature `wasm-encoder`), for server and step code.
 import { execFileSync } from "node:child_process";
@@ -22,6 +23,38 @@ export const WASM_FEATURES = [
   "--enable-mutable-globals",
   "--enable-multivalue",
 ];
+
+/** Base 85 over '#'..'x' without '\\' (js/unpack.wat reads it): 5 characters per little-endian word. */
+function base85(bytes) {
+  const padded = new Uint8Array(Math.ceil(bytes.length / 4) * 4);
+  padded.set(bytes);
+  const words = new DataView(padded.buffer);
+  let text = "";
+  for (let at = 0; at < padded.length; at += 4) {
+    let word = words.getUint32(at, true);
+    const digits = [];
+    for (let k = 0; k < 5; k++) {
+      digits.unshift(word % 85);
+      word = Math.floor(word / 85);
+    }
+    for (const d of digits) text += String.fromCharCode(d < 57 ? 35 + d : 36 + d);
+  }
+  return text;
+}
+
+/** js/unpack.wat, assembled and optimized for size. */
+function unpacker(binaryen) {
+  const m = binaryen.parseText(readFileSync(join(root, "js", "unpack.wat"), "utf8"));
+  binaryen.setOptimizeLevel(2);
+  binaryen.setShrinkLevel(2);
+  m.optimize();
+  if (!m.validate()) throw new Error("js/unpack.wat does not validate");
+  const bytes = m.emitBinary();
+  m.dispose();
+  return bytes;
+}
+const binaryen = (await import("binaryen")).default;
+const UNPACK = unpacker(binaryen);
 
 /** Exports wasm-bindgen adds that no JS of the package calls: left out of the name map. */
 const UNUSED_EXPORTS = new Set(["__abort_handler", "__instance_terminated"]);
@@ -62,6 +95,9 @@ function compile(name, feature, outDir, env = {}) {
     inline,
     lines.join("\n") +
       `\nexport const WASM_BASE64 = ${JSON.stringify(bytes.toString("base64"))};\n` +
+      `export const WASM_TEXT = ${JSON.stringify(base85(bytes))};\n` +
+      `export const WASM_LENGTH = ${bytes.length};\n` +
+      `export const UNPACK = [${Array.from(UNPACK).join(",")}];\n` +
       `export const IMPORTS = { a: { ${fields.join(", ")} } };\n` +
       `export const exportsOf = (e) => ({ ${map.exports.filter(([field]) => !UNUSED_EXPORTS.has(field)).map(([field, short]) => `${field}: e.${short}`).join(", ")} });\n`,
   );
@@ -108,11 +144,16 @@ async function decoderEntry(entry, out, module, contract) {
   return { code, map };
 }
 
-// The decoders: one module per family, each entry self-contained.
-const decoder = compile("hookwire", "wasm", "pkg");
+// The decoders: one module per family, each entry self-contained. Their shadow stack is 64 KiB
+// (Rust's default is 1 MiB): a decode's frames take a few hundred bytes, even four nested decodes
+// (the most getters may start), and every fresh workflow context allocates the whole memory at
+// instantiation, so the module's memory is 2 pages instead of 17.
+const DECODER_FLAGS = { RUSTFLAGS: "-C link-arg=-zstack-size=65536" };
+const decoder = compile("hookwire", "wasm", "pkg", DECODER_FLAGS);
 const session = await decoderEntry("entry.js", "hookwire.cjs", decoder, "contract.js");
 const turnControl = compile("turn-control", "wasm-turn-control", "target/wasm/turn-control-pack", {
   CARGO_TARGET_DIR: join(root, "target", "wasm-turn-control"),
+  ...DECODER_FLAGS,
 });
 const turn = await decoderEntry("turn-control-entry.js", "turn-control.cjs", turnControl, "turn-control-contract.js");
 

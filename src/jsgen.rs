@@ -243,9 +243,8 @@ fn decoded_declarations(d: &Decoded, union: &str) -> String {
 /// decoder entry).
 const WIRE_ERROR_DECL: &str = "/**
  * What `decode` throws, every time, in a context where the decoder cannot start: no WebAssembly
- * global, wasm code generation forbidden (a sandbox setting), or neither atob nor
- * Uint8Array.fromBase64 to read the inlined module. Its message names the cause; `cause` is the
- * original exception.
+ * global, wasm code generation forbidden (a sandbox setting), or no TextEncoder to read the
+ * inlined module. Its message names the cause; `cause` is the original exception.
  */
 export interface HookwireStartError extends Error {
   readonly name: \"HookwireStartError\";
