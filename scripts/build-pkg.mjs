@@ -24,9 +24,9 @@ export const WASM_FEATURES = [
 ];
 
 /** wasm-pack + wasm-opt for one feature set; returns the inline module's path and the wasm bytes. */
-function compile(name, feature, outDir, env = {}) {
+function compile(name, crate, feature, outDir, env = {}) {
   run("wasm-pack", [
-    "build", "--release", "--target", "bundler", "--out-dir", outDir, "--out-name", "hookwire", "--no-pack",
+    "build", crate, "--release", "--target", "bundler", "--out-dir", join(root, outDir), "--out-name", "hookwire", "--no-pack",
     "--", "--no-default-features", "--features", feature,
   ], env);
   const out = join(root, outDir);
@@ -106,16 +106,16 @@ async function decoderEntry(entry, out, module, contract) {
 }
 
 // The decoders: one module per family, each entry self-contained.
-const decoder = compile("hookwire", "wasm", "pkg");
+const decoder = compile("hookwire", "crates/hookwire-wasm", "wasm", "pkg");
 const session = await decoderEntry("entry.js", "hookwire.cjs", decoder, "contract.js");
-const turnControl = compile("turn-control", "wasm-turn-control", "target/wasm/turn-control-pack", {
+const turnControl = compile("turn-control", "crates/hookwire-wasm", "wasm-turn-control", "target/wasm/turn-control-pack", {
   CARGO_TARGET_DIR: join(root, "target", "wasm-turn-control"),
 });
 const turn = await decoderEntry("turn-control-entry.js", "turn-control.cjs", turnControl, "turn-control-contract.js");
 
 // The encoder: server-side, so plain esbuild cjs; it shares the decoder entry's error class.
 // Server-side, so it is built for speed (opt-level 3) rather than size.
-const encoder = compile("encoder", "wasm-encoder", "target/wasm/encoder-pack", {
+const encoder = compile("encoder", "crates/hookwire-wasm-encoder", "wasm-encoder", "target/wasm/encoder-pack", {
   CARGO_TARGET_DIR: join(root, "target", "wasm-encoder"),
   CARGO_PROFILE_RELEASE_OPT_LEVEL: "3",
   RUSTFLAGS: "-C link-arg=-zstack-size=8388608",
