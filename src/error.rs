@@ -16,6 +16,7 @@ macro_rules! table {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[repr(u8)]
+        #[non_exhaustive]
         pub enum $name { $($(#[$vm])* $v = $n,)* }
         impl $name {
             /// Every value, in `repr` order.
@@ -149,7 +150,9 @@ pub struct At {
 }
 
 /// The detail of a decode error: what it says, and where (`INVALID` envelopes). `Copy`, no heap.
+/// Made by [`Detail::of`] or its constants (`Detail::Required`, …).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Detail {
     /// What it says.
     pub what: What,

@@ -20,6 +20,12 @@ pub mod encode;
 #[cfg(feature = "std")]
 pub mod target;
 #[cfg(feature = "std")]
+mod types;
+#[cfg(feature = "std")]
+pub use encode::{Target, V0Variant};
+#[cfg(feature = "std")]
+pub use types::{Cancel, Command, Decoded, Delivery, Object, Reset, SendCommand, TurnPolicy};
+#[cfg(feature = "std")]
 pub mod v0;
 #[cfg(feature = "std")]
 pub mod v1;
