@@ -47,7 +47,13 @@ fn a_failed_lookup_refuses_and_is_never_not_found() {
     )
     .unwrap_err();
     assert_eq!(e.code(), ErrorCode::LookupFailed);
-    assert!(matches!(e, NegotiateError::Lookup { error: "connection reset", .. }));
+    assert!(matches!(
+        e,
+        NegotiateError::Lookup {
+            error: "connection reset",
+            ..
+        }
+    ));
     let e = EncodeError::from(e);
     assert_eq!(e.code, ErrorCode::LookupFailed);
     assert!(e.message.contains("connection reset"), "{}", e.message);

@@ -20,7 +20,7 @@ pub mod encode;
 #[cfg(feature = "std")]
 pub mod target;
 #[cfg(feature = "std")]
-mod types;
+pub(crate) mod types;
 #[cfg(feature = "std")]
 pub use encode::{Target, V0Variant};
 #[cfg(feature = "std")]

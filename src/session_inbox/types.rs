@@ -6,7 +6,9 @@
 //!
 //! The envelope is typed (kinds, strings, `turnPolicy`, `tasks`); what decode treats as opaque —
 //! payloads, `auth`, `caller`, delivery entries — stays a JSON [`Object`], validated by the encoder
-//! against the current version's strict shape and passed through by decode as it came.
+//! against the current version's strict shape and passed through by decode as it came. Like
+//! the JSON commands, typed ones are strict (an unknown key does not parse) except `send`, whose
+//! unknown top-level keys are dropped.
 //! This module must never import the decoder's hosts, a step or negotiation's internals.
 
 use crate::error::{DecodeError, EncodeError, ErrorCode};
@@ -42,7 +44,7 @@ pub enum TurnPolicy {
 /// assert_eq!(parsed, Command::Clear);
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(tag = "kind", rename_all = "kebab-case", from = "StrictCommand")]
 #[non_exhaustive]
 pub enum Command {
     /// One payload; built into a `deliver` with the payload mirror.
@@ -76,22 +78,22 @@ pub struct SendCommand {
     /// The payload (`DeliverPayload`).
     pub payload: Object,
     /// The channel delivery it came from (a `DeliveryEntry` without `payloadIndex`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "some")]
     pub delivery: Option<Object>,
     /// The authenticated principal: `Some(None)` is an explicit `null`.
     #[serde(default, skip_serializing_if = "Option::is_none", with = "explicit_null")]
     pub auth: Option<Option<Object>>,
     /// The subagent call it answers (`Caller`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "some")]
     pub caller: Option<Object>,
     /// The request id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "some")]
     pub request_id: Option<String>,
     /// The task delivery id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "some")]
     pub task_delivery_id: Option<String>,
     /// How it joins a running turn.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "some")]
     pub turn_policy: Option<TurnPolicy>,
 }
 
@@ -119,7 +121,7 @@ impl SendCommand {
 /// assert_eq!(serde_json::to_value(&delivery).unwrap(), serde_json::json!({"payloads": [{}]}));
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Delivery {
     /// The payloads (`DeliverPayload`s).
@@ -128,19 +130,19 @@ pub struct Delivery {
     #[serde(default, skip_serializing_if = "Option::is_none", with = "explicit_null")]
     pub auth: Option<Option<Object>>,
     /// The subagent call it answers (`Caller`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "some")]
     pub caller: Option<Object>,
     /// Where each payload came from (`DeliveryEntry`s, `payloadIndex` into `payloads`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "some")]
     pub delivery_metadata: Option<Vec<Object>>,
     /// The request id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "some")]
     pub request_id: Option<String>,
     /// The task delivery id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "some")]
     pub task_delivery_id: Option<String>,
     /// How it joins a running turn.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "some")]
     pub turn_policy: Option<TurnPolicy>,
 }
 
@@ -167,11 +169,11 @@ impl Delivery {
 /// assert_eq!(serde_json::to_value(&reset).unwrap(), serde_json::json!({"reason": "stale"}));
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Reset {
     /// Why.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "some")]
     pub reason: Option<String>,
 }
 
@@ -184,18 +186,47 @@ pub struct Reset {
 /// assert_eq!(serde_json::to_value(&cancel).unwrap(), serde_json::json!({"turnId": "t-1", "tasks": true}));
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Cancel {
     /// The task to cancel.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "some")]
     pub task_id: Option<String>,
     /// Whether the turn's tasks are cancelled too (version 6; older targets refuse `true`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "some")]
     pub tasks: Option<bool>,
     /// The turn to cancel.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "some")]
     pub turn_id: Option<String>,
+}
+
+/// What a command parses as: serde's unit variants of a tagged enum would accept any other key
+/// (`{"kind": "clear", "payloads": []}`), which the JSON encoder refuses; empty struct variants
+/// refuse it too.
+#[derive(Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+enum StrictCommand {
+    Send(SendCommand),
+    Deliver(Delivery),
+    SessionTimeout {},
+    Clear {},
+    Compact {},
+    Reset(Reset),
+    Cancel(Cancel),
+}
+
+impl From<StrictCommand> for Command {
+    fn from(c: StrictCommand) -> Command {
+        match c {
+            StrictCommand::Send(c) => Command::Send(c),
+            StrictCommand::Deliver(c) => Command::Deliver(c),
+            StrictCommand::SessionTimeout {} => Command::SessionTimeout,
+            StrictCommand::Clear {} => Command::Clear,
+            StrictCommand::Compact {} => Command::Compact,
+            StrictCommand::Reset(c) => Command::Reset(c),
+            StrictCommand::Cancel(c) => Command::Cancel(c),
+        }
+    }
 }
 
 impl From<SendCommand> for Command {
@@ -323,6 +354,12 @@ impl<'de> Deserialize<'de> for Target {
         let v = Value::deserialize(d)?;
         Target::from_json(&v).map_err(serde::de::Error::custom)
     }
+}
+
+/// An optional field that, when present, holds a `T`: `null` is refused as the JSON commands
+/// refuse it (an absent field is `None` by `#[serde(default)]`).
+pub(crate) fn some<'de, T: Deserialize<'de>, D: Deserializer<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
 }
 
 /// `Option<Option<T>>` with an explicit `null` kept apart from an absent field.

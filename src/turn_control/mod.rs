@@ -16,6 +16,10 @@ pub mod encode;
 #[cfg(feature = "std")]
 pub mod target;
 #[cfg(feature = "std")]
+mod types;
+#[cfg(feature = "std")]
+pub use types::Message;
+#[cfg(feature = "std")]
 pub mod v0;
 #[cfg(feature = "std")]
 pub mod v1;
