@@ -231,6 +231,11 @@ pub const TRANSPORT_CODES: &[&str] = &["INVALID_JSON", "TOO_DEEP", "INVALID_REQU
 /// The message template of a decode error code: `{version}`, `{current}`, `{path}` and
 /// `{detail}` are filled in where the message is shown (natively by `Display`, in JS by the
 /// package entry).
+///
+/// ```
+/// use hookwire::{message_template, ErrorCode};
+/// assert_eq!(message_template(ErrorCode::MalformedVersion), "malformed version: {detail}");
+/// ```
 pub const fn message_template(code: ErrorCode) -> &'static str {
     match code {
         ErrorCode::NotObject => "a wire value must be a plain object, not {detail}",

@@ -19,6 +19,7 @@ pub mod turn_control;
 pub mod chain;
 #[doc(hidden)]
 pub mod decode;
+#[doc(hidden)]
 pub mod family;
 #[doc(hidden)]
 pub mod host;
@@ -26,6 +27,7 @@ pub mod host;
 #[cfg(feature = "std")]
 pub mod canonical;
 #[cfg(feature = "std")]
+#[doc(hidden)] // the change classifier of `hookwire diff` and `hookwire check`
 pub mod diff;
 #[cfg(feature = "std")]
 #[doc(hidden)] // test support: the fuzz targets' and their regression tests' checks
@@ -37,15 +39,19 @@ pub mod jsgen;
 #[doc(hidden)]
 pub mod json;
 #[cfg(feature = "std")]
+#[doc(hidden)] // `hookwire removable`'s data
 pub mod removable;
 #[cfg(feature = "std")]
+#[doc(hidden)] // the shape model behind each version's `validate` and `json_schema`
 pub mod shape;
 
+#[doc(hidden)]
 /// Every family this build knows, as the CLI and the shared checks take them. Adding a family
 /// is one line here.
 #[cfg(feature = "std")]
 pub static FAMILIES: &[&family::FamilyDesc] = &[&session_inbox::FAMILY, &turn_control::FAMILY];
 
+#[doc(hidden)]
 /// The family named `name` (`session-inbox`, `turn-control`).
 #[cfg(feature = "std")]
 pub fn family(name: &str) -> Option<&'static family::FamilyDesc> {
