@@ -23,7 +23,6 @@ fn a_library_user_builds_neither_clap_nor_a_cdylib() {
     // The graph of a build of this package alone (features resolved as `cargo build -p` does).
     let tree = cargo(&[
         "tree",
-        "--offline",
         "-p",
         "library-user",
         "-e",
@@ -59,7 +58,7 @@ fn a_library_user_builds_neither_clap_nor_a_cdylib() {
     }
 
     // hookwire's library target is an rlib, and nothing it builds for this user is a cdylib.
-    let metadata = cargo(&["metadata", "--offline", "--format-version", "1", "--no-deps"]);
+    let metadata = cargo(&["metadata", "--format-version", "1", "--no-deps"]);
     let meta: serde_json::Value = serde_json::from_str(&metadata).unwrap();
     let hookwire = meta["packages"]
         .as_array()
