@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
 execFileSync("wasm-pack", [
-  "build", "--release", "--target", "nodejs", "--out-dir", "target/wasm/route-pack", "--out-name", "route", "--no-pack",
+  "build", "crates/hookwire-wasm-encoder", "--release", "--target", "nodejs", "--out-dir", join(root, "target/wasm/route-pack"), "--out-name", "route", "--no-pack",
   "--", "--no-default-features", "--features", "route-comparison",
 ], { cwd: root, stdio: "ignore", env: { ...process.env, CARGO_TARGET_DIR: join(root, "target", "wasm-route"), CARGO_PROFILE_RELEASE_OPT_LEVEL: "3", RUSTFLAGS: "-C link-arg=-zstack-size=8388608" } });
 writeFileSync(join(root, "target", "wasm", "route-pack", "package.json"), '{"type":"commonjs"}\n');

@@ -1,5 +1,5 @@
 // The adversarial catalog (fixtures/adversarial.json) through pkg/, after JSON.parse as a JS
-// producer's value would arrive. tests/adversarial.rs runs the same entries through the CLI.
+// producer's value would arrive. crates/hookwire-cli/tests/adversarial.rs runs the same entries through the CLI.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -35,3 +35,20 @@ test("a forbidden item in the wasm fails", () => {
   assert.equal(r.status, 1, r.stdout + r.stderr);
   assert.match(r.stdout, /forbidden item "session_inbox::v3_to_v4"/);
 });
+
+test("the entries' source maps are line-granular and still name the line that threw", () => {
+  for (const entry of ["hookwire.cjs", "turn-control.cjs"]) {
+    const map = JSON.parse(readFileSync(join(root, "pkg", `${entry}.map`), "utf8"));
+    assert.deepEqual(map.names, [], `${entry}: no names`);
+    assert.equal(map.sourcesContent, undefined, `${entry}: no sources content`);
+  }
+  const line = readFileSync(join(root, "js", "decoder.js"), "utf8").split("\n").findIndex((l) => l.includes("throw new ErrorClass(code, message(code")) + 1;
+  assert.ok(line > 0);
+  const r = spawnSync(
+    process.execPath,
+    ["--enable-source-maps", "-e", `try { require(${JSON.stringify(join(root, "pkg", "hookwire.cjs"))}).decode({ kind: "explode", version: 6 }) } catch (e) { console.log(e.stack) }`],
+    { encoding: "utf8" },
+  );
+  assert.match(r.stdout, /UNKNOWN_KIND|kind is missing/);
+  assert.match(r.stdout, new RegExp(`hookwire:js/decoder\\.js:${line}:`), r.stdout);
+});

@@ -1,4 +1,4 @@
-// Build pkg/. Two wasm modules from the one crate, each compiled by wasm-pack and shrunk by
+// Build pkg/. Three wasm modules from the workspace's wasm crates, each compiled by wasm-pack and shrunk by
 // binaryen's wasm-opt (a names-kept copy goes to target/wasm/ for twiggy), then inlined by esbuild
 // into a CommonJS entry that instantiates synchronously (the decoders as base-85 text that a
 // 100-byte module, js/unpack.wat, turns back into bytes; the encoder as base64):
@@ -60,9 +60,9 @@ const UNPACK = unpacker(binaryen);
 const UNUSED_EXPORTS = new Set(["__abort_handler", "__instance_terminated"]);
 
 /** wasm-pack + wasm-opt for one feature set; returns the inline module's path and the wasm bytes. */
-function compile(name, feature, outDir, env = {}) {
+function compile(name, crate, feature, outDir, env = {}) {
   run("wasm-pack", [
-    "build", "--release", "--target", "bundler", "--out-dir", outDir, "--out-name", "hookwire", "--no-pack",
+    "build", crate, "--release", "--target", "bundler", "--out-dir", join(root, outDir), "--out-name", "hookwire", "--no-pack",
     "--", "--no-default-features", "--features", feature,
   ], env);
   const out = join(root, outDir);
@@ -114,6 +114,54 @@ const aliases = (m, contract = "contract.js") => ({
   "hookwire:contract": join(root, "js", contract),
 });
 
+const VLQ = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const vlq = (n) => {
+  let v = n < 0 ? (-n << 1) | 1 : n << 1;
+  let out = "";
+  do {
+    const digit = v & 31;
+    v >>>= 5;
+    out += VLQ[v ? digit | 32 : digit];
+  } while (v);
+  return out;
+};
+
+/**
+ * A source map that maps to lines, not columns: of each run of segments from the same source line
+ * only the first is kept, and names are dropped. A workflow bundler inlines the map of every
+ * module it bundles (the Workflow SDK's does), so the entry's map is paid in every workflow
+ * bundle: this keeps a fifth of its segments, and a stack trace still names the right line.
+ */
+function lineGranular(map) {
+  const lines = [];
+  let [src, line, col] = [0, 0, 0];
+  let [outSrc, outLine, outCol] = [0, 0, 0];
+  let last = "";
+  for (const text of map.mappings.split(";")) {
+    const kept = [];
+    let [gen, outGen] = [0, 0];
+    for (const seg of text.split(",").filter(Boolean)) {
+      const f = [];
+      for (let i = 0, v = 0, shift = 0; i < seg.length; i++) {
+        const d = VLQ.indexOf(seg[i]);
+        v += (d & 31) << shift;
+        if (d & 32) shift += 5;
+        else (f.push(v & 1 ? -(v >>> 1) : v >>> 1), (v = 0), (shift = 0));
+      }
+      gen += f[0];
+      if (f.length < 4) continue;
+      [src, line, col] = [src + f[1], line + f[2], col + f[3]];
+      const key = `${src}:${line}`;
+      if (key === last) continue;
+      last = key;
+      kept.push(vlq(gen - outGen) + vlq(src - outSrc) + vlq(line - outLine) + vlq(col - outCol));
+      [outGen, outSrc, outLine, outCol] = [gen, src, line, col];
+    }
+    lines.push(kept.join(","));
+  }
+  return { mappings: lines.join(";"), names: [] };
+}
+
 /**
  * Bundle a decoder entry as ESM, then turn the single trailing `export{…}` into
  * `module.exports={…}`: the same CommonJS file esbuild's cjs format would give, without its
@@ -134,6 +182,7 @@ async function decoderEntry(entry, out, module, contract) {
   const map = JSON.parse(built.outputFiles.find((f) => f.path.endsWith(".map")).text);
   // Name the sources, do not point at files: a bundler would read them back from disk.
   map.sources = map.sources.map((s) => `hookwire:${s.replace(/^(\.\.\/)+/, "").replace(/^target\/wasm\//, "generated/")}`);
+  Object.assign(map, lineGranular(map));
   const tail = /export\{([^}]*)\};?\s*$/.exec(esm);
   if (!tail || esm.indexOf("export{") !== tail.index) throw new Error("expected exactly one trailing export statement");
   const entries = tail[1].split(",").map((pair) => {
@@ -149,9 +198,9 @@ async function decoderEntry(entry, out, module, contract) {
 // (the most getters may start), and every fresh workflow context allocates the whole memory at
 // instantiation, so the module's memory is 2 pages instead of 17.
 const DECODER_FLAGS = { RUSTFLAGS: "-C link-arg=-zstack-size=65536" };
-const decoder = compile("hookwire", "wasm", "pkg", DECODER_FLAGS);
+const decoder = compile("hookwire", "crates/hookwire-wasm", "wasm", "pkg", DECODER_FLAGS);
 const session = await decoderEntry("entry.js", "hookwire.cjs", decoder, "contract.js");
-const turnControl = compile("turn-control", "wasm-turn-control", "target/wasm/turn-control-pack", {
+const turnControl = compile("turn-control", "crates/hookwire-wasm", "wasm-turn-control", "target/wasm/turn-control-pack", {
   CARGO_TARGET_DIR: join(root, "target", "wasm-turn-control"),
   ...DECODER_FLAGS,
 });
@@ -159,7 +208,7 @@ const turn = await decoderEntry("turn-control-entry.js", "turn-control.cjs", tur
 
 // The encoder: server-side, so plain esbuild cjs; it shares the decoder entry's error class.
 // Server-side, so it is built for speed (opt-level 3) rather than size.
-const encoder = compile("encoder", "wasm-encoder", "target/wasm/encoder-pack", {
+const encoder = compile("encoder", "crates/hookwire-wasm-encoder", "wasm-encoder", "target/wasm/encoder-pack", {
   CARGO_TARGET_DIR: join(root, "target", "wasm-encoder"),
   CARGO_PROFILE_RELEASE_OPT_LEVEL: "3",
   RUSTFLAGS: "-C link-arg=-zstack-size=8388608",

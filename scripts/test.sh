@@ -10,12 +10,12 @@ scripts/setup.sh
 step "format and lints"
 cargo fmt --check
 cargo clippy --quiet --all-targets -- -D warnings
-cargo clippy --quiet --lib --release --target wasm32-unknown-unknown --no-default-features --features wasm -- -D warnings
+cargo clippy --quiet -p hookwire-wasm --lib --release --target wasm32-unknown-unknown --no-default-features --features wasm -- -D warnings
 CARGO_TARGET_DIR=target/wasm-encoder RUSTFLAGS="-C link-arg=-zstack-size=8388608" \
-  cargo clippy --quiet --lib --release --target wasm32-unknown-unknown --no-default-features --features wasm-encoder -- -D warnings
+  cargo clippy --quiet -p hookwire-wasm-encoder --lib --release --target wasm32-unknown-unknown --no-default-features --features wasm-encoder -- -D warnings
 
 step "the decoder alone builds for wasm32-unknown-unknown (no_std, no default features)"
-cargo build --quiet --lib --release --target wasm32-unknown-unknown --no-default-features
+cargo build --quiet -p hookwire --lib --release --target wasm32-unknown-unknown --no-default-features
 
 step "Rust tests"
 cargo test

@@ -5,6 +5,11 @@
 use serde_json::Value;
 
 /// `value` as canonical JSON text.
+///
+/// ```
+/// let v = serde_json::json!({"b": 1.0, "a": [0.5, "é"]});
+/// assert_eq!(hookwire::canonical::to_string(&v), r#"{"a":[0.5,"é"],"b":1}"#);
+/// ```
 pub fn to_string(value: &Value) -> String {
     let mut out = String::new();
     write(value, &mut out);
@@ -69,6 +74,11 @@ fn string(s: &str, out: &mut String) {
 
 /// A number as JavaScript's `Number.prototype.toString()` writes it (`1`, `0.5`, `1e+21`,
 /// `1.5e-7`); `-0` is `0`; non-finite numbers are `null`, as `JSON.stringify` writes them.
+///
+/// ```
+/// use hookwire::canonical::number_to_string;
+/// assert_eq!((number_to_string(1e21), number_to_string(-0.0), number_to_string(f64::NAN)), ("1e+21".into(), "0".into(), "null".into()));
+/// ```
 pub fn number_to_string(n: f64) -> String {
     if !n.is_finite() {
         return "null".into();

@@ -16,6 +16,7 @@ macro_rules! table {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[repr(u8)]
+        #[non_exhaustive]
         pub enum $name { $($(#[$vm])* $v = $n,)* }
         impl $name {
             /// Every value, in `repr` order.
@@ -149,7 +150,9 @@ pub struct At {
 }
 
 /// The detail of a decode error: what it says, and where (`INVALID` envelopes). `Copy`, no heap.
+/// Made by [`Detail::of`] or its constants (`Detail::Required`, …).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Detail {
     /// What it says.
     pub what: What,
@@ -228,6 +231,11 @@ pub const TRANSPORT_CODES: &[&str] = &["INVALID_JSON", "TOO_DEEP", "INVALID_REQU
 /// The message template of a decode error code: `{version}`, `{current}`, `{path}` and
 /// `{detail}` are filled in where the message is shown (natively by `Display`, in JS by the
 /// package entry).
+///
+/// ```
+/// use hookwire::{message_template, ErrorCode};
+/// assert_eq!(message_template(ErrorCode::MalformedVersion), "malformed version: {detail}");
+/// ```
 pub const fn message_template(code: ErrorCode) -> &'static str {
     match code {
         ErrorCode::NotObject => "a wire value must be a plain object, not {detail}",

@@ -153,7 +153,7 @@ pub fn check_negotiate(bytes: &[u8]) {
             assert!(n.target.check().is_ok());
         }
         Err(e) => assert!(matches!(
-            e.code,
+            e.code(),
             ErrorCode::UnsupportedTarget | ErrorCode::RunMismatch | ErrorCode::HookNotFound
         )),
     }

@@ -9,48 +9,67 @@ mod error;
 pub use error::EncodeError;
 pub use error::{message_template, At, DecodeError, Detail, ErrorCode, What, TRANSPORT_CODES};
 
-pub mod chain;
-pub mod decode;
-pub mod family;
-pub mod host;
+// The families: each one's decoder, encoder, negotiation and typed commands and values.
 pub mod session_inbox;
 pub mod turn_control;
+
+// The generic machinery the families, the hosts and the maintainer tools share: public for the
+// crates of this repository (the CLI, the wasm modules, the tests, fuzz/), not an interface.
+#[doc(hidden)]
+pub mod chain;
+#[doc(hidden)]
+pub mod decode;
+#[doc(hidden)]
+pub mod family;
+#[doc(hidden)]
+pub mod host;
 
 #[cfg(feature = "std")]
 pub mod canonical;
 #[cfg(feature = "std")]
+#[doc(hidden)] // the change classifier of `hookwire diff` and `hookwire check`
 pub mod diff;
 #[cfg(feature = "std")]
+#[doc(hidden)] // test support: the fuzz targets' and their regression tests' checks
 pub mod invariants;
 #[cfg(feature = "std")]
+#[doc(hidden)] // a generator: js/contract.js and the TypeScript declarations
 pub mod jsgen;
 #[cfg(feature = "std")]
+#[doc(hidden)]
 pub mod json;
 #[cfg(feature = "std")]
+#[doc(hidden)] // `hookwire removable`'s data
 pub mod removable;
 #[cfg(feature = "std")]
+#[doc(hidden)] // the shape model behind each version's `validate` and `json_schema`
 pub mod shape;
 
+#[doc(hidden)]
 /// Every family this build knows, as the CLI and the shared checks take them. Adding a family
 /// is one line here.
 #[cfg(feature = "std")]
 pub static FAMILIES: &[&family::FamilyDesc] = &[&session_inbox::FAMILY, &turn_control::FAMILY];
 
+#[doc(hidden)]
 /// The family named `name` (`session-inbox`, `turn-control`).
 #[cfg(feature = "std")]
 pub fn family(name: &str) -> Option<&'static family::FamilyDesc> {
     FAMILIES.iter().copied().find(|f| f.name() == name)
 }
 
-#[cfg(feature = "cli")]
+// The maintainer machinery (feature `maintainer`, which the CLI enables): not an interface.
+#[cfg(feature = "maintainer")]
+#[doc(hidden)]
 pub mod artifacts;
-#[cfg(feature = "cli")]
+#[cfg(feature = "maintainer")]
 #[doc(hidden)]
 pub mod conformance;
-#[cfg(feature = "cli")]
+#[cfg(feature = "maintainer")]
 #[doc(hidden)]
 pub mod evolve;
-#[cfg(feature = "cli")]
+#[cfg(feature = "maintainer")]
+#[doc(hidden)]
 pub mod guard;
 
 #[cfg(all(feature = "wasm", target_arch = "wasm32"))]

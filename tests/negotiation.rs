@@ -5,8 +5,8 @@
 mod common;
 
 use hookwire::session_inbox::encode::{Target, V0Variant};
-use hookwire::session_inbox::target::{negotiate, start, Destination, Hook, Next, Options, Resume};
-use hookwire::ErrorCode;
+use hookwire::session_inbox::target::{negotiate, start, Destination, Hook, NegotiateError, Next, Options, Resume};
+use hookwire::{EncodeError, ErrorCode};
 use serde_json::{json, Value};
 
 // The negotiation fixtures (`fixtures/session-inbox/negotiate`) run in tests/fixtures.rs.
@@ -46,6 +46,15 @@ fn a_failed_lookup_refuses_and_is_never_not_found() {
         |_| Err::<Option<Hook>, _>("connection reset"),
     )
     .unwrap_err();
+    assert_eq!(e.code(), ErrorCode::LookupFailed);
+    assert!(matches!(
+        e,
+        NegotiateError::Lookup {
+            error: "connection reset",
+            ..
+        }
+    ));
+    let e = EncodeError::from(e);
     assert_eq!(e.code, ErrorCode::LookupFailed);
     assert!(e.message.contains("connection reset"), "{}", e.message);
 }

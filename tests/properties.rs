@@ -278,10 +278,7 @@ const CARRIED: &[&str] = &["auth", "caller", "requestId", "taskDeliveryId", "tur
 
 /// The version a target walks down to (1 for the v0 variants).
 fn level(target: Target) -> u32 {
-    match target {
-        Target::Version(n) => n,
-        Target::V0(_) => 1,
-    }
+    target.walk_to()
 }
 
 /// Whether a payload's task carries operations version 3 cannot (contract §11, down 4 → 3).

@@ -4,7 +4,9 @@
 //! decoder needs (and all the wasm module links); the version shapes (`v0` … `v6`), the `down`
 //! halves, `build`, `encode` and `target` are the producer side (`std`).
 
+#[doc(hidden)]
 pub mod declared;
+#[doc(hidden)]
 pub mod symbols;
 pub mod v0_to_v1;
 pub mod v1_to_v2;
@@ -14,12 +16,20 @@ pub mod v4_to_v5;
 pub mod v5_to_v6;
 
 #[cfg(feature = "std")]
+#[doc(hidden)]
 pub mod build;
 #[cfg(feature = "std")]
 pub mod encode;
 #[cfg(feature = "std")]
 pub mod target;
 #[cfg(feature = "std")]
+pub(crate) mod types;
+#[cfg(feature = "std")]
+pub use encode::{Target, V0Variant};
+#[cfg(feature = "std")]
+pub use types::{Cancel, Command, Decoded, Delivery, Object, Reset, SendCommand, TurnPolicy};
+#[cfg(feature = "std")]
+#[doc(hidden)]
 pub mod v0;
 #[cfg(feature = "std")]
 pub mod v1;
@@ -50,6 +60,7 @@ pub const WIRE_VERSION: u32 = 6;
 pub const HOOK_METADATA_KEY: &str = "sessionInboxWireVersion";
 
 /// The family's version registry: versions 1 to 6, v6 current; v0 is the unversioned era.
+#[doc(hidden)] // family machinery: the chain, the hosts, the CLI and the checks take it
 pub const REGISTRY: Registry = Registry {
     name: "session-inbox",
     module_dir: "src/session_inbox",
@@ -86,6 +97,7 @@ pub const REGISTRY: Registry = Registry {
 
 /// The kinds of the current version, the fields decode keeps for each, and the envelope checks
 /// of those fields (contract §11 "Decode projection", §15).
+#[doc(hidden)] // family machinery: the chain, the hosts, the CLI and the checks take it
 pub const KINDS: &[KindSpec] = &[
     KindSpec {
         kind: DELIVER,
@@ -130,6 +142,7 @@ const _: () = assert!(
 );
 
 /// The kind symbols of [`KINDS`], in the same order.
+#[doc(hidden)] // family machinery: the chain, the hosts, the CLI and the checks take it
 pub const KIND_SYMS: &[Sym] = &[DELIVER, SESSION_TIMEOUT, CLEAR, COMPACT, RESET, CANCEL];
 
 /// The `up` half of the step 0 → 1 (frozen as it shipped, before steps were pairs).
@@ -138,6 +151,7 @@ fn v0_up<H: Host>(h: &mut H, value: &H::Value) -> Result<Option<H::Value>, Decod
 }
 
 /// The `up` halves of the family's version steps, as the chain runs them.
+#[doc(hidden)] // family machinery: the chain, the hosts, the CLI and the checks take it
 pub fn steps<H: Host + 'static>() -> [Step<H>; 6] {
     Steps::<H>::ALL
 }
@@ -181,6 +195,7 @@ impl<H: Host + 'static> Steps<H> {
 }
 
 /// Decode a session inbox value on any host (contract §3–§4).
+#[doc(hidden)] // family machinery: the chain, the hosts, the CLI and the checks take it
 pub fn decode_on<H: Host + 'static>(h: &mut H, value: &H::Value) -> Result<H::Value, DecodeError> {
     let chain = Chain {
         current: WIRE_VERSION,
@@ -214,6 +229,7 @@ fn v1_down(_: &mut serde_json::Map<String, serde_json::Value>) -> Result<(), cra
 
 /// Every version's producer side, 1 ..= current.
 #[cfg(feature = "std")]
+#[doc(hidden)] // family machinery: the chain, the hosts, the CLI and the checks take it
 pub static PRODUCER: &[ProducerVersion] = &[
     ProducerVersion {
         version: 1,
@@ -261,6 +277,7 @@ pub static PRODUCER: &[ProducerVersion] = &[
 
 /// The producer side of `version` (1 ..= current; anything else is the current version).
 #[cfg(feature = "std")]
+#[doc(hidden)] // family machinery: the chain, the hosts, the CLI and the checks take it
 pub fn producer_version(version: u32) -> &'static ProducerVersion {
     PRODUCER
         .iter()
@@ -270,6 +287,7 @@ pub fn producer_version(version: u32) -> &'static ProducerVersion {
 
 /// Every temporary path of this family, with its removal condition.
 #[cfg(feature = "std")]
+#[doc(hidden)] // family machinery: the chain, the hosts, the CLI and the checks take it
 pub const REMOVABLE: &[crate::removable::Removable] =
     &[v0::ENCODERS_REMOVAL, target::MARKERLESS_REMOVAL, build::MIRROR_REMOVAL];
 
@@ -284,6 +302,7 @@ fn negotiate_request(request: &serde_json::Value, ceiling: u32) -> serde_json::V
 
 /// The session inbox, as every surface takes a family.
 #[cfg(feature = "std")]
+#[doc(hidden)] // family machinery: the chain, the hosts, the CLI and the checks take it
 pub static FAMILY: crate::family::FamilyDesc = crate::family::FamilyDesc {
     registry: &REGISTRY,
     symbols: SYMBOLS,

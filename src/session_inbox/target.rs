@@ -4,13 +4,17 @@
 //! JS) and hands the answer to [`Lookup::answer`], which again answers a target or another
 //! lookup. So the lookups are the caller's, their count is explicit, and no host re-implements a
 //! rule. The resume targets the inspected hook object, not the token again.
-//! No I/O happens here.
+//! No I/O happens here: [`negotiate`] (a synchronous lookup) and [`negotiate_async`] (a lookup
+//! that is a future) are the two drivers of the machine, and a lookup fails with the caller's
+//! own error type ([`NegotiateError::Lookup`]).
 
 use crate::error::{EncodeError, ErrorCode};
 use crate::removable::Removable;
 use crate::session_inbox::encode::{encode, Target, V0Variant};
 use crate::session_inbox::{HOOK_METADATA_KEY, WIRE_VERSION};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use std::future::Future;
 
 /// Markerless classification exists only for consumers that predate the metadata stamp.
 pub const MARKERLESS_REMOVAL: Removable = Removable {
@@ -33,14 +37,22 @@ pub trait HookLike {
     fn metadata(&self) -> Option<&Value>;
 }
 
-/// A plain hook record.
-#[derive(Clone, Debug, PartialEq)]
+/// A plain hook record; its serde form is the SDK's `{"token", "runId", "metadata"?}`.
+///
+/// ```
+/// use hookwire::session_inbox::target::Hook;
+/// let hook: Hook = serde_json::from_str(r#"{"token": "c-1", "runId": "run-1"}"#).unwrap();
+/// assert_eq!((hook.token.as_str(), hook.run_id.as_str(), hook.metadata), ("c-1", "run-1", None));
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Hook {
     /// The token.
     pub token: String,
     /// The owning run.
     pub run_id: String,
     /// The metadata stamped at `createHook`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Value>,
 }
 
@@ -60,6 +72,13 @@ impl Hook {
     /// A looked-up hook given as JSON (`{"token", "runId", "metadata"?}`): `null` is "not
     /// found"; anything that is not a hook with a string `token` and `runId` is a failed lookup
     /// (contract §16), never "not found".
+    ///
+    /// ```
+    /// use hookwire::session_inbox::target::Hook;
+    /// use serde_json::json;
+    /// assert_eq!(Hook::from_json(&json!(null)), Ok(None));
+    /// assert!(Hook::from_json(&json!({"token": "c-1"})).is_err());
+    /// ```
     pub fn from_json(v: &Value) -> Result<Option<Hook>, String> {
         if v.is_null() {
             return Ok(None);
@@ -79,6 +98,12 @@ impl Hook {
     }
 
     /// The JSON form `{"token", "runId", "metadata"?}`.
+    ///
+    /// ```
+    /// use hookwire::session_inbox::target::Hook;
+    /// let hook = Hook { token: "c-1".into(), run_id: "run-1".into(), metadata: None };
+    /// assert_eq!(hook.to_json(), serde_json::json!({"token": "c-1", "runId": "run-1"}));
+    /// ```
     pub fn to_json(&self) -> Value {
         let mut out = json!({"token": self.token, "runId": self.run_id});
         if let Some(m) = &self.metadata {
@@ -111,6 +136,13 @@ impl InboxTokens {
     pub const DEFAULT_TEMPLATE: &'static str = "eve:session:{runId}:inbox";
 
     /// The form given as a template with exactly one `{runId}` (`eve:session:{runId}:inbox`).
+    ///
+    /// ```
+    /// use hookwire::session_inbox::target::InboxTokens;
+    /// let tokens = InboxTokens::from_template("inbox/{runId}").unwrap();
+    /// assert_eq!(tokens.stable_token("run-1"), "inbox/run-1");
+    /// assert!(InboxTokens::from_template("inbox").is_err());
+    /// ```
     pub fn from_template(template: &str) -> Result<InboxTokens, String> {
         match template.split_once("{runId}") {
             Some((prefix, suffix)) if !suffix.contains("{runId}") => Ok(InboxTokens {
@@ -124,11 +156,21 @@ impl InboxTokens {
     }
 
     /// The stable inbox token of `run_id`.
+    ///
+    /// ```
+    /// let tokens = hookwire::session_inbox::target::InboxTokens::default();
+    /// assert_eq!(tokens.stable_token("run-1"), "eve:session:run-1:inbox");
+    /// ```
     pub fn stable_token(&self, run_id: &str) -> String {
         format!("{}{run_id}{}", self.prefix, self.suffix)
     }
 
     /// Whether `token` has the stable inbox form (for any non-empty run id).
+    ///
+    /// ```
+    /// let tokens = hookwire::session_inbox::target::InboxTokens::default();
+    /// assert!(tokens.is_stable("eve:session:run-1:inbox") && !tokens.is_stable("eve:session::inbox"));
+    /// ```
     pub fn is_stable(&self, token: &str) -> bool {
         token.len() > self.prefix.len() + self.suffix.len()
             && token.starts_with(&self.prefix)
@@ -157,6 +199,12 @@ impl Default for Options {
 
 impl Options {
     /// Options with a write ceiling, checked: an integer from 1 to the current version.
+    ///
+    /// ```
+    /// use hookwire::session_inbox::target::Options;
+    /// assert_eq!(Options::default().with_write_ceiling(5).unwrap().write_ceiling, 5);
+    /// assert!(Options::default().with_write_ceiling(0).is_err());
+    /// ```
     pub fn with_write_ceiling(mut self, ceiling: u32) -> Result<Options, String> {
         if !(1..=WIRE_VERSION).contains(&ceiling) {
             return Err(format!(
@@ -169,7 +217,9 @@ impl Options {
 }
 
 /// A receiver address saved earlier: the receiver advertised its session and wire version.
-#[derive(Clone, Debug, PartialEq)]
+/// Its serde form is `{"sessionId", "version"}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ReceiverAddress {
     /// The receiver's canonical session id (non-empty, without `:`).
     pub session_id: String,
@@ -177,8 +227,17 @@ pub struct ReceiverAddress {
     pub version: f64,
 }
 
-/// Where a command is going.
-#[derive(Clone, Debug, PartialEq)]
+/// Where a command is going. Its serde form is `{"token": …}` or `{"address": {"sessionId",
+/// "version"}}`.
+///
+/// ```
+/// use hookwire::session_inbox::target::Destination;
+/// let dest: Destination = serde_json::from_str(r#"{"token": "c-1"}"#).unwrap();
+/// assert_eq!(dest, Destination::Token("c-1".into()));
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Destination {
     /// A saved receiver address (zero lookups).
     Address(ReceiverAddress),
@@ -189,6 +248,12 @@ pub enum Destination {
 impl Destination {
     /// The JSON form `{"token": …}` or `{"address": {"sessionId", "version"}}`; both or neither
     /// is a malformed request (`Err`). Malformed address fields are kept for negotiation to refuse.
+    ///
+    /// ```
+    /// use hookwire::session_inbox::target::Destination;
+    /// let dest = Destination::from_json(&serde_json::json!({"address": {"sessionId": "s-1", "version": 3}})).unwrap();
+    /// assert!(matches!(dest, Destination::Address(a) if a.session_id == "s-1" && a.version == 3.0));
+    /// ```
     pub fn from_json(v: &Value) -> Result<Destination, String> {
         match (v.get("token"), v.get("address")) {
             (Some(Value::String(t)), None) => Ok(Destination::Token(t.clone())),
@@ -201,7 +266,8 @@ impl Destination {
     }
 }
 
-/// How the producer must resume.
+/// How the producer must resume. Exhaustive on purpose: a caller must act on every form, so a
+/// new one would be a breaking change whatever the attribute said.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Resume<H> {
     /// By token (zero-lookup paths: backend resume deduplication is kept).
@@ -221,7 +287,8 @@ pub struct Negotiated<H> {
     pub resume: Resume<H>,
 }
 
-/// What negotiation needs next.
+/// What negotiation needs next. Exhaustive on purpose: the machine has exactly these two states,
+/// and every driver handles both.
 #[derive(Debug)]
 pub enum Next<H> {
     /// Look a hook up, then [`Lookup::answer`].
@@ -230,7 +297,8 @@ pub enum Next<H> {
     Done(Result<Negotiated<H>, EncodeError>),
 }
 
-/// A pending lookup: the token to look up, and the state to resume with the answer.
+/// A pending lookup: the token to look up, and the state to resume with the answer
+/// ([`Lookup::answer`]) or to end with the caller's error ([`Lookup::fail`]).
 #[derive(Debug)]
 pub struct Lookup<H> {
     token: String,
@@ -275,7 +343,23 @@ fn advertised(v: &Value, what: &str, ceiling: u32) -> Result<Target, EncodeError
     }
 }
 
-/// Start negotiating where `command` goes (contract §12).
+/// Start negotiating where `command` goes (contract §12): the target, or the first lookup.
+///
+/// ```
+/// use hookwire::session_inbox::target::{start, Destination, Hook, Next, Options};
+/// use hookwire::session_inbox::Target;
+/// let command = serde_json::json!({"kind": "clear"});
+/// // A stable inbox token needs no lookup for a control command: the raw-send era reads it.
+/// let Next::Done(Ok(n)) = start::<Hook>(&command, &Destination::Token("eve:session:run-1:inbox".into()), &Options::default()) else {
+///     panic!("no lookup")
+/// };
+/// assert_eq!((n.target, n.lookups), (Target::V0(hookwire::session_inbox::V0Variant::Send), 0));
+/// // A continuation token is looked up first.
+/// let Next::Lookup(lookup) = start::<Hook>(&command, &Destination::Token("cont-1".into()), &Options::default()) else {
+///     panic!("a lookup")
+/// };
+/// assert_eq!(lookup.token(), "cont-1");
+/// ```
 pub fn start<H: HookLike>(command: &Value, dest: &Destination, options: &Options) -> Next<H> {
     match dest {
         Destination::Address(a) => {
@@ -316,11 +400,23 @@ pub fn start<H: HookLike>(command: &Value, dest: &Destination, options: &Options
 
 impl<H: HookLike> Lookup<H> {
     /// The token to look up.
+    ///
+    /// ```
+    /// use hookwire::session_inbox::target::{start, Destination, Hook, Next, Options};
+    /// let Next::Lookup(l) = start::<Hook>(&serde_json::json!({"kind": "clear"}), &Destination::Token("c-1".into()), &Options::default()) else { panic!() };
+    /// assert_eq!(l.token(), "c-1");
+    /// ```
     pub fn token(&self) -> &str {
         &self.token
     }
 
     /// How many lookups this one makes, counting itself.
+    ///
+    /// ```
+    /// use hookwire::session_inbox::target::{start, Destination, Hook, Next, Options};
+    /// let Next::Lookup(l) = start::<Hook>(&serde_json::json!({"kind": "clear"}), &Destination::Token("c-1".into()), &Options::default()) else { panic!() };
+    /// assert_eq!(l.count(), 1);
+    /// ```
     pub fn count(&self) -> u32 {
         match self.pending {
             Pending::Destination => 1,
@@ -329,6 +425,15 @@ impl<H: HookLike> Lookup<H> {
     }
 
     /// The inspected destination hook, while its run's stable inbox is being looked up.
+    ///
+    /// ```
+    /// use hookwire::session_inbox::target::{start, Destination, Hook, Next, Options};
+    /// let Next::Lookup(l) = start::<Hook>(&serde_json::json!({"kind": "clear"}), &Destination::Token("c-1".into()), &Options::default()) else { panic!() };
+    /// assert!(l.inspected().is_none());
+    /// let markerless = Hook { token: "c-1".into(), run_id: "run-1".into(), metadata: None };
+    /// let Next::Lookup(inbox) = l.answer(Ok(Some(markerless.clone()))) else { panic!() };
+    /// assert_eq!((inbox.token(), inbox.inspected()), ("eve:session:run-1:inbox", Some(&markerless)));
+    /// ```
     pub fn inspected(&self) -> Option<&H> {
         match &self.pending {
             Pending::Destination => None,
@@ -337,7 +442,15 @@ impl<H: HookLike> Lookup<H> {
     }
 
     /// Resume with the lookup's answer: a hook, "not found" (`Ok(None)`), or a failure with the
-    /// caller's reason (a failure is never taken for "not found").
+    /// caller's reason (a failure is never taken for "not found"; to keep the caller's own error
+    /// value, end with [`Lookup::fail`] instead).
+    ///
+    /// ```
+    /// use hookwire::session_inbox::target::{start, Destination, Hook, Next, Options};
+    /// let Next::Lookup(l) = start::<Hook>(&serde_json::json!({"kind": "clear"}), &Destination::Token("c-1".into()), &Options::default()) else { panic!() };
+    /// let Next::Done(Err(e)) = l.answer(Ok(None)) else { panic!() };
+    /// assert_eq!(e.code.as_str(), "HOOK_NOT_FOUND");
+    /// ```
     pub fn answer(self, found: Result<Option<H>, String>) -> Next<H> {
         let lookups = self.count();
         let hook = match found {
@@ -381,6 +494,91 @@ impl<H: HookLike> Lookup<H> {
     }
 }
 
+impl<H> Lookup<H> {
+    /// End with the caller's failed lookup (contract §16: `LOOKUP_FAILED`, never "not found"),
+    /// keeping the caller's error value.
+    ///
+    /// ```
+    /// use hookwire::session_inbox::target::{start, Destination, Hook, NegotiateError, Next, Options};
+    /// let Next::Lookup(l) = start::<Hook>(&serde_json::json!({"kind": "clear"}), &Destination::Token("c-1".into()), &Options::default()) else { panic!() };
+    /// let e = l.fail(std::io::Error::other("connection reset"));
+    /// assert_eq!(e.code().as_str(), "LOOKUP_FAILED");
+    /// assert!(matches!(e, NegotiateError::Lookup { token, error } if token == "c-1" && error.to_string() == "connection reset"));
+    /// ```
+    pub fn fail<E>(self, error: E) -> NegotiateError<E> {
+        NegotiateError::Lookup {
+            token: self.token,
+            error,
+        }
+    }
+}
+
+/// Why negotiation answered no target: a refusal by the rules, or the caller's own failed lookup.
+/// Either way nothing was written.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum NegotiateError<E> {
+    /// Refused: `HOOK_NOT_FOUND`, `RUN_MISMATCH`, `UNSUPPORTED_TARGET` (with the message).
+    Refused(EncodeError),
+    /// The lookup of `token` failed with the caller's error (`LOOKUP_FAILED`).
+    Lookup {
+        /// The token being looked up.
+        token: String,
+        /// The caller's error, as the lookup returned it.
+        error: E,
+    },
+}
+
+impl<E> NegotiateError<E> {
+    /// The stable code: the refusal's, or `LOOKUP_FAILED`.
+    ///
+    /// ```
+    /// use hookwire::session_inbox::target::NegotiateError;
+    /// let e = NegotiateError::Lookup { token: "c-1".into(), error: "timeout" };
+    /// assert_eq!(e.code().as_str(), "LOOKUP_FAILED");
+    /// ```
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            NegotiateError::Refused(e) => e.code,
+            NegotiateError::Lookup { .. } => ErrorCode::LookupFailed,
+        }
+    }
+}
+
+impl<E: std::fmt::Display> From<NegotiateError<E>> for EncodeError {
+    /// The producer's error with the caller's error as text (what the CLI and the JS encoder
+    /// answer).
+    fn from(e: NegotiateError<E>) -> EncodeError {
+        match e {
+            NegotiateError::Refused(e) => e,
+            NegotiateError::Lookup { token, error } => EncodeError::other(
+                ErrorCode::LookupFailed,
+                format!("looking up hook {token:?} failed: {error}; nothing was written"),
+            ),
+        }
+    }
+}
+
+impl<E: std::fmt::Display> std::fmt::Display for NegotiateError<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NegotiateError::Refused(e) => e.fmt(f),
+            NegotiateError::Lookup { token, error } => {
+                write!(f, "looking up hook {token:?} failed: {error}; nothing was written")
+            }
+        }
+    }
+}
+
+impl<E: std::error::Error + 'static> std::error::Error for NegotiateError<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            NegotiateError::Refused(e) => Some(e),
+            NegotiateError::Lookup { error, .. } => Some(error),
+        }
+    }
+}
+
 impl Options {
     /// Classify the inspected destination hook (contract §6.1–§6.3, §12).
     fn classify<H: HookLike>(&self, hook: H) -> Next<H> {
@@ -408,32 +606,97 @@ impl Options {
 }
 
 /// Negotiate end to end with a synchronous `lookup` (a `getHookByToken`): `Ok(None)` is "not
-/// found", `Err` a failed lookup. Async callers drive [`start`] and [`Lookup::answer`] themselves.
+/// found", `Err` a failed lookup, which ends negotiation with the caller's error
+/// ([`NegotiateError::Lookup`]). `?` turns a `NegotiateError` into an [`EncodeError`].
 ///
 /// ```
-/// use hookwire::session_inbox::encode::Target;
-/// use hookwire::session_inbox::target::{negotiate, Destination, Hook, Options};
+/// use hookwire::session_inbox::target::{negotiate, Destination, Hook, NegotiateError, Options};
+/// use hookwire::session_inbox::Target;
 /// use serde_json::json;
 /// let hook = Hook { token: "cont-1".into(), run_id: "run-1".into(), metadata: Some(json!({"sessionInboxWireVersion": 3})) };
 /// let command = json!({"kind": "deliver", "payloads": []});
 /// let dest = Destination::Token("cont-1".into());
-/// let found = negotiate(&command, &dest, &Options::default(), |_| Ok::<_, String>(Some(hook.clone()))).unwrap();
+/// let found = negotiate(&command, &dest, &Options::default(), |_| Ok::<_, std::io::Error>(Some(hook.clone()))).unwrap();
 /// assert_eq!((found.target, found.lookups), (Target::Version(3), 1));
+/// let failed = negotiate::<Hook, _>(&command, &dest, &Options::default(), |_| Err(std::io::Error::other("reset")));
+/// assert!(matches!(failed, Err(NegotiateError::Lookup { error, .. }) if error.to_string() == "reset"));
 /// ```
-pub fn negotiate<H: HookLike, E: std::fmt::Display>(
+pub fn negotiate<H: HookLike, E>(
     command: &Value,
     dest: &Destination,
     options: &Options,
     mut lookup: impl FnMut(&str) -> Result<Option<H>, E>,
-) -> Result<Negotiated<H>, EncodeError> {
+) -> Result<Negotiated<H>, NegotiateError<E>> {
     let mut next = start(command, dest, options);
     loop {
         match next {
-            Next::Done(result) => return result,
-            Next::Lookup(pending) => {
-                let found = lookup(pending.token()).map_err(|e| e.to_string());
-                next = pending.answer(found);
-            }
+            Next::Done(result) => return result.map_err(NegotiateError::Refused),
+            Next::Lookup(pending) => match lookup(pending.token()) {
+                Ok(found) => next = pending.answer(Ok(found)),
+                Err(error) => return Err(pending.fail(error)),
+            },
+        }
+    }
+}
+
+/// [`negotiate`] with a lookup that is a future (an async `getHookByToken`): the same machine,
+/// awaited between its steps. No executor is assumed.
+///
+/// ```
+/// use hookwire::session_inbox::target::{negotiate_async, Destination, Hook, NegotiateError, Options};
+/// use hookwire::session_inbox::{Command, SendCommand, Target};
+/// use serde_json::json;
+///
+/// #[derive(Debug)]
+/// struct StoreError(String);
+///
+/// /// The caller's lookup: any async client (here, an in-memory one).
+/// async fn get_hook_by_token(token: String) -> Result<Option<Hook>, StoreError> {
+///     match token.as_str() {
+///         "cont-7" => Ok(Some(Hook { token, run_id: "run-1".into(), metadata: Some(json!({"sessionInboxWireVersion": 5})) })),
+///         "broken" => Err(StoreError("connection reset".into())),
+///         _ => Ok(None),
+///     }
+/// }
+///
+/// async fn send(message: &str, token: &str) -> Result<serde_json::Value, NegotiateError<StoreError>> {
+///     let command = Command::from(SendCommand::new(json!({"message": message}).as_object().unwrap().clone()));
+///     let dest = Destination::Token(token.into());
+///     let n = negotiate_async(&command.to_value(), &dest, &Options::default(), get_hook_by_token).await?;
+///     assert_eq!((n.target, n.lookups), (Target::Version(5), 1));
+///     command.encode(n.target).map_err(NegotiateError::Refused) // then resume n.resume
+/// }
+///
+/// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+/// #     let mut f = std::pin::pin!(f);
+/// #     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+/// #     loop { if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v } }
+/// # }
+/// let wire = block_on(send("Where is my order?", "cont-7")).unwrap();
+/// assert_eq!(wire["version"], 5);
+/// let failed = block_on(send("hi", "broken")).unwrap_err();
+/// assert!(matches!(failed, NegotiateError::Lookup { ref error, .. } if error.0 == "connection reset"));
+/// assert_eq!(block_on(send("hi", "gone")).unwrap_err().code().as_str(), "HOOK_NOT_FOUND");
+/// ```
+pub async fn negotiate_async<H, E, F, Fut>(
+    command: &Value,
+    dest: &Destination,
+    options: &Options,
+    mut lookup: F,
+) -> Result<Negotiated<H>, NegotiateError<E>>
+where
+    H: HookLike,
+    F: FnMut(String) -> Fut,
+    Fut: Future<Output = Result<Option<H>, E>>,
+{
+    let mut next = start(command, dest, options);
+    loop {
+        match next {
+            Next::Done(result) => return result.map_err(NegotiateError::Refused),
+            Next::Lookup(pending) => match lookup(pending.token().to_string()).await {
+                Ok(found) => next = pending.answer(Ok(found)),
+                Err(error) => return Err(pending.fail(error)),
+            },
         }
     }
 }
@@ -441,6 +704,7 @@ pub fn negotiate<H: HookLike, E: std::fmt::Display>(
 /// The JSON answer of a finished negotiation: `{"ok": {"target", "lookups", "resume": {"token"}}}`
 /// (the resumed token is the inspected hook's, or the destination's on a zero-lookup path) or
 /// `{"error": …}`.
+#[doc(hidden)] // host plumbing: the CLI's and the JS encoder's JSON forms
 pub fn answer_json<H: HookLike>(result: &Result<Negotiated<H>, EncodeError>) -> Value {
     match result {
         Ok(n) => {
@@ -456,6 +720,7 @@ pub fn answer_json<H: HookLike>(result: &Result<Negotiated<H>, EncodeError>) -> 
 
 /// The JSON state of a pending lookup, to resume it later with [`resume_json`] (the JS encoder
 /// keeps it across its own `await`).
+#[doc(hidden)] // host plumbing: the CLI's and the JS encoder's JSON forms
 pub fn lookup_state(pending: &Lookup<Hook>) -> Value {
     let tokens = &pending.options.tokens;
     json!({
@@ -469,6 +734,7 @@ pub fn lookup_state(pending: &Lookup<Hook>) -> Value {
 
 /// Resume a pending lookup from its JSON state with the lookup's answer (`{"hook": <hook or
 /// null>}` or `{"failed": "<reason>"}`).
+#[doc(hidden)] // host plumbing: the CLI's and the JS encoder's JSON forms
 pub fn resume_json(state: &Value, answer: &Value) -> Option<Next<Hook>> {
     let text = |k: &str| state.get(k).and_then(Value::as_str).map(String::from);
     let options = Options {
@@ -499,6 +765,7 @@ pub fn resume_json(state: &Value, answer: &Value) -> Option<Next<Hook>> {
 /// "hooks": [{"token", "runId", "metadata"?}, …], "stableInboxToken"?}`. The `hooks` list answers
 /// the lookups: a token not in it is not found; a listed entry that is not a hook with a string
 /// `token` and `runId` is a failed lookup. A malformed request is `INVALID_REQUEST`.
+#[doc(hidden)] // host plumbing: the CLI's and the JS encoder's JSON forms
 pub fn answer_request(request: &Value, options: &Options) -> Value {
     let malformed = |message: &str| json!({"error": {"code": "INVALID_REQUEST", "message": message}});
     let (Some(command), Some(destination)) = (request.get("command"), request.get("destination")) else {

@@ -19,6 +19,12 @@ pub const COMMAND_KINDS: &[&str] = &[
 ];
 
 /// A target given as JSON: `{"version": N}` with N in 0 ..= current (no other key).
+///
+/// ```
+/// use hookwire::turn_control::encode::target_from_json;
+/// assert_eq!(target_from_json(&serde_json::json!({"version": 0})).unwrap(), 0);
+/// assert_eq!(target_from_json(&serde_json::json!({"version": 9})).unwrap_err().code.as_str(), "UNSUPPORTED_TARGET");
+/// ```
 pub fn target_from_json(v: &Value) -> Result<u32, EncodeError> {
     let obj = v.as_object().filter(|o| o.len() == 1);
     match obj.and_then(|o| o.get("version")).and_then(Value::as_f64) {
@@ -85,6 +91,7 @@ pub fn encode(command: Value, target: u32) -> Result<Value, EncodeError> {
 
 /// Encode `command` for the target given as JSON: `{"ok": wire}` or `{"error": …}` — the answer
 /// of one `hookwire --family turn-control encode --lines` line.
+#[doc(hidden)] // host plumbing: the CLI's and the JS encoder's JSON answer
 pub fn encode_result(command: Value, target: &Value) -> Value {
     match target_from_json(target).and_then(|t| encode(command, t)) {
         Ok(wire) => json!({ "ok": wire }),

@@ -8,6 +8,7 @@
 //! `symbols` and `v0_to_v1` are all its decoder needs; `v0`, `v1`, `encode` and `target` are the
 //! producer side (`std`).
 
+#[doc(hidden)]
 pub mod symbols;
 pub mod v0_to_v1;
 
@@ -15,6 +16,10 @@ pub mod v0_to_v1;
 pub mod encode;
 #[cfg(feature = "std")]
 pub mod target;
+#[cfg(feature = "std")]
+mod types;
+#[cfg(feature = "std")]
+pub use types::Message;
 #[cfg(feature = "std")]
 pub mod v0;
 #[cfg(feature = "std")]
@@ -34,6 +39,7 @@ pub const WIRE_VERSION: u32 = 1;
 pub const CAPABILITY_KEY: &str = "turnControlWireVersion";
 
 /// The family's version registry: v1 is current; v0 is the unversioned era.
+#[doc(hidden)] // family machinery: the chain, the hosts, the CLI and the checks take it
 pub const REGISTRY: Registry = Registry {
     name: "turn-control",
     module_dir: "src/turn_control",
@@ -47,6 +53,7 @@ pub const REGISTRY: Registry = Registry {
 };
 
 /// The kinds of the current version, the fields decode keeps, and their envelope checks (§15).
+#[doc(hidden)] // family machinery: the chain, the hosts, the CLI and the checks take it
 pub const KINDS: &[KindSpec] = &[
     KindSpec {
         kind: TURN_RESULT,
@@ -86,6 +93,7 @@ const _: () = assert!(
 );
 
 /// The kind symbols of [`KINDS`], in the same order.
+#[doc(hidden)] // family machinery: the chain, the hosts, the CLI and the checks take it
 pub const KIND_SYMS: &[Sym] = &[
     TURN_RESULT,
     TURN_ERROR,
@@ -107,11 +115,13 @@ impl<H: Host + 'static> Steps<H> {
 }
 
 /// The `up` halves of the family's version steps, as the chain runs them.
+#[doc(hidden)] // family machinery: the chain, the hosts, the CLI and the checks take it
 pub fn steps<H: Host + 'static>() -> [Step<H>; 1] {
     Steps::<H>::ALL
 }
 
 /// Decode a turn-control value on any host (contract §3, §14, §15).
+#[doc(hidden)] // family machinery: the chain, the hosts, the CLI and the checks take it
 pub fn decode_on<H: Host + 'static>(h: &mut H, value: &H::Value) -> Result<H::Value, DecodeError> {
     let chain = Chain {
         current: WIRE_VERSION,
@@ -137,6 +147,7 @@ pub fn decode(value: &serde_json::Value) -> Result<serde_json::Value, DecodeErro
 
 /// Every versioned shape with its `down` step.
 #[cfg(feature = "std")]
+#[doc(hidden)] // family machinery: the chain, the hosts, the CLI and the checks take it
 pub static PRODUCER: &[crate::family::ProducerVersion] = &[crate::family::ProducerVersion {
     version: 1,
     wire: &v1::WIRE,
@@ -147,10 +158,12 @@ pub static PRODUCER: &[crate::family::ProducerVersion] = &[crate::family::Produc
 
 /// Every temporary path of this family, with its removal condition.
 #[cfg(feature = "std")]
+#[doc(hidden)] // family machinery: the chain, the hosts, the CLI and the checks take it
 pub const REMOVABLE: &[crate::removable::Removable] = &[v0::V0_TARGET_REMOVAL];
 
 /// Turn control, as every surface takes a family.
 #[cfg(feature = "std")]
+#[doc(hidden)] // family machinery: the chain, the hosts, the CLI and the checks take it
 pub static FAMILY: crate::family::FamilyDesc = crate::family::FamilyDesc {
     registry: &REGISTRY,
     symbols: SYMBOLS,

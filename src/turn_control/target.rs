@@ -35,6 +35,7 @@ pub fn negotiate(capabilities: &Value, ceiling: u32) -> Result<u32, EncodeError>
 
 /// One `hookwire --family turn-control negotiate --lines` request, `{"capabilities": {…} | null}`,
 /// answered: `{"ok": {"target": {"version": N}}}` or `{"error": …}`.
+#[doc(hidden)] // host plumbing: one `negotiate --lines` line
 pub fn answer_request(request: &Value, ceiling: u32) -> Value {
     let Some(capabilities) = request.get("capabilities") else {
         return json!({"error": {"code": "INVALID_REQUEST", "message": "each line must be {\"capabilities\": {…} | null}"}});

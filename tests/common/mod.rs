@@ -6,9 +6,22 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-/// The crate root.
+/// The repository root (the library's crate root): the nearest folder holding `fixtures/`
+/// above the test's own crate, which is the library or `crates/hookwire-cli`.
 pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .find(|dir| dir.join("fixtures").is_dir() && dir.join("src/lib.rs").is_file())
+        .expect("the repository root holds fixtures/ and src/lib.rs")
+        .to_path_buf()
+}
+
+/// The `hookwire` binary, for the tests of the CLI crate (`crates/hookwire-cli/tests/`).
+pub fn bin() -> PathBuf {
+    match option_env!("CARGO_BIN_EXE_hookwire") {
+        Some(path) => PathBuf::from(path),
+        None => panic!("only the CLI crate's tests (crates/hookwire-cli/tests/) run the binary"),
+    }
 }
 
 /// One fixture file: its name (the test name) and its parsed content.
@@ -73,7 +86,7 @@ pub fn exists(rel: &str) -> bool {
 /// Run the `hookwire` binary with `args`, feeding `stdin` from a thread (so a large input cannot
 /// deadlock against a full stdout pipe).
 pub fn hookwire(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hookwire"))
+    let mut child = Command::new(bin())
         .args(args)
         .current_dir(root())
         .stdin(Stdio::piped())

@@ -2,6 +2,7 @@
 //! one `hookwire decode --lines` run: the expected code for each, one output line per input line,
 //! and never a crash. `js-tests/adversarial.test.mjs` runs the same catalog through `pkg/`.
 
+#[path = "../../../tests/common/mod.rs"]
 mod common;
 
 use serde_json::Value;

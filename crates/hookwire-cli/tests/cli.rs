@@ -1,5 +1,6 @@
 //! The `hookwire` command line, run as a process exactly as documented.
 
+#[path = "../../../tests/common/mod.rs"]
 mod common;
 
 use hookwire::session_inbox::WIRE_VERSION;

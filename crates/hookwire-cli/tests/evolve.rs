@@ -3,6 +3,7 @@
 //! `check --against` on a scratch git repository; `manifest --compare`; and the committed
 //! deployment manifest (`artifacts/manifest.json`, rewritten by `HOOKWIRE_BLESS=1 cargo test`).
 
+#[path = "../../../tests/common/mod.rs"]
 mod common;
 
 use common::root;
@@ -18,6 +19,7 @@ use std::time::Instant;
 const TREE: &[&str] = &[
     "src",
     "tests",
+    "crates",
     "fixtures",
     "artifacts",
     "js",
