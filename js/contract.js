@@ -35,9 +35,9 @@ export const DETAILS = [
   "a string",
   "a boolean",
   "one of the field's declared strings",
-  "an object with a string kind",
-  "the action of an unversioned turn-result must be an object with a string kind",
-  "a JSON value",
+  "",
+  "",
+  "",
 ];
 export const MESSAGES = {
   NOT_OBJECT: "a wire value must be a plain object, not {detail}",

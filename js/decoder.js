@@ -1,27 +1,13 @@
-// The decoder core both decoder entries share (js/entry.js, js/turn-control-entry.js): the
-// module's inline bytes instantiated synchronously at import — no fs, require, fetch, dynamic
-// import or async init, so it runs inside a workflow sandbox (a fresh node:vm context per
-// delivery) — and `decode`, which hands the value to the wasm module by handle and turns the
-// codes the module leaves behind into the family's error (no string is formatted in wasm).
-import { IMPORTS, UNPACK, WASM_LENGTH, WASM_TEXT, exportsOf } from "hookwire:wasm";
+// The decoder core every decoder entry shares (js/entry.js, js/turn-control-entry.js and their
+// precompiled-module twins js/module.js, js/turn-control-module.js): the module started
+// synchronously by `load` — from the inlined bytes at import (js/inline.js: no fs, require,
+// fetch, dynamic import or async init, so it runs inside a workflow sandbox, a fresh node:vm
+// context per delivery) or from a precompiled module (js/init.js) — and `decode`, which hands
+// the value to the wasm module by handle and turns the codes the module leaves behind into the
+// family's error (no string is formatted in wasm).
+import { IMPORTS, exportsOf } from "hookwire:wasm";
 import { CODES, DETAILS, FAMILY, MESSAGES, SYMBOLS, WIRE_VERSION } from "hookwire:contract";
 import { mark, settle, V } from "./host.js";
-
-/**
- * The module's bytes from its inlined base-85 text: a 100-byte module (js/unpack.wat) unpacks it
- * in its own memory, which TextEncoder fills with the text. No per-character loop runs in JS,
- * where every fresh workflow context would interpret it.
- */
-function moduleBytes() {
-  if (typeof TextEncoder !== "function") throw new Error("no TextEncoder to read the inlined module");
-  const unpack = new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array(UNPACK))).exports;
-  const pages = Math.ceil(WASM_TEXT.length / 65536);
-  if (pages > 1) unpack.m.grow(pages - 1);
-  const memory = new Uint8Array(unpack.m.buffer);
-  new TextEncoder().encodeInto(WASM_TEXT, memory);
-  unpack.d(WASM_TEXT.length);
-  return memory.subarray(0, WASM_LENGTH);
-}
 
 let startFailure = null;
 let module = null;
@@ -39,19 +25,24 @@ function start() {
   stale = false;
 }
 
-try {
-  if (typeof WebAssembly !== "object" || WebAssembly === null) {
-    throw new Error("no WebAssembly global");
+/**
+ * Start the decoder on the module `make()` answers (js/inline.js: the inlined bytes; js/init.js:
+ * a precompiled module). Answers the HookwireStartError that every decode then throws, or null.
+ */
+export function load(make, needs) {
+  try {
+    if (typeof WebAssembly !== "object" || WebAssembly === null) {
+      throw new Error("no WebAssembly global");
+    }
+    module = make();
+    start();
+    startFailure = null;
+  } catch (cause) {
+    const why = cause && cause.message ? cause.message : String(cause);
+    startFailure = new Error(`hookwire: the ${FAMILY} decoder cannot start: ${why} (it needs ${needs})`, { cause });
+    startFailure.name = "HookwireStartError";
   }
-  module = new WebAssembly.Module(moduleBytes());
-  start();
-} catch (cause) {
-  const why = cause && cause.message ? cause.message : String(cause);
-  startFailure = new Error(
-    `hookwire: the ${FAMILY} decoder cannot start: ${why} (it needs WebAssembly code generation from bytes)`,
-    { cause },
-  );
-  startFailure.name = "HookwireStartError";
+  return startFailure;
 }
 
 function message(code, version, detail, path) {
@@ -97,8 +88,8 @@ export function decoder(ErrorClass) {
     const detail = DETAILS[where & 255];
     const key = (where >> 8) - 1;
     const index = w.error_index();
-    const path =
-      key < 0 ? undefined : `/${SYMBOLS[key].replaceAll("~", "~0").replaceAll("/", "~1")}${index < 0 ? "" : `/${index}`}`;
+    // No key a decode names needs a JSON pointer escape (tests/generated.rs checks it).
+    const path = key < 0 ? undefined : `/${SYMBOLS[key]}${index < 0 ? "" : `/${index}`}`;
     throw new ErrorClass(code, message(code, version, detail, path ?? ""), Number.isNaN(version) ? undefined : version, path, path && detail);
   };
 }

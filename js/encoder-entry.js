@@ -461,3 +461,4 @@ export const turnControl = {
     return answer.ok.target;
   },
 };
+export { encoderSchema } from "./encoder-schema.js";

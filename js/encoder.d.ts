@@ -1,6 +1,6 @@
 // Generated from the Rust sources by `HOOKWIRE_BLESS=1 cargo test`; do not edit.
 
-import type { AuthContext, Caller, DeliverPayload, DeliveryEntry, SessionInboxWireError } from "./hookwire.cjs";
+import type { AuthContext, Caller, DeliverPayload, DeliveryEntry, HookwireSchema, SessionInboxWireError } from "./hookwire.cjs";
 import type { TurnControlValue } from "./turn-control.cjs";
 export { HOOK_METADATA_KEY, SessionInboxWireError, WireError, WIRE_VERSION } from "./hookwire.cjs";
 export { TurnControlWireError } from "./turn-control.cjs";
@@ -124,3 +124,20 @@ export declare const turnControl: {
   /** The target for a driver's capabilities (`{ turnControlWireVersion: N }`, or anything else for an older driver). */
   negotiate(capabilities: unknown, options?: { readonly writeAtMost?: 1 }): TurnControlTarget;
 };
+
+/**
+ * The producer side as a Standard Schema v1, for the Workflow SDK's `defineHook({ schema })`:
+ * `validate(command)` encodes the command for the fixed `target` (default: the current version)
+ * and answers `{ value }`, the wire value that `resume` then persists, or `{ issues }` (the
+ * message starts with the code; the path is the error's pointer in the command). An unsupported
+ * target throws UNSUPPORTED_TARGET here, once.
+ */
+export declare function encoderSchema<const T extends SessionInboxTarget = { readonly version: 6 }>(options?: {
+  readonly target?: T;
+  readonly family?: "session-inbox";
+}): HookwireSchema<SessionInboxCommand, WireFor<T>>;
+/** Turn control's producer side as a Standard Schema v1 (`family: "turn-control"`). */
+export declare function encoderSchema<const T extends TurnControlTarget = { readonly version: 1 }>(options: {
+  readonly target?: T;
+  readonly family: "turn-control";
+}): HookwireSchema<TurnControlCommand, TurnControlWireFor<T["version"]>>;

@@ -1,31 +1,5 @@
-// The package entry of pkg/ (`hookwire`): the session inbox decoder for JS workflow bundles.
-// The wasm is inlined and instantiated synchronously at import (js/decoder.js).
-import { CAPABILITY_KEY, WIRE_VERSION } from "hookwire:contract";
-import { decoder, memoryStats } from "./decoder.js";
-import { WireError } from "./wire-error.js";
-
-export { memoryStats, WireError, WIRE_VERSION };
-export const HOOK_METADATA_KEY = CAPABILITY_KEY;
-
-/**
- * Why a session inbox value could not be decoded: the only error `decode` throws. `version`
- * names the version involved; `path` (a JSON pointer) and `expected` say where an envelope is
- * INVALID. `family` is "session-inbox".
- */
-export class SessionInboxWireError extends WireError {
-  constructor(code, message, version, path, expected) {
-    super("session-inbox", code, message, version, path, expected);
-  }
-}
-Object.defineProperty(SessionInboxWireError.prototype, "name", { value: "SessionInboxWireError", writable: true, configurable: true });
-
-/** The metadata a consumer stamps on createHook. */
-export function hookMetadata() {
-  return { [HOOK_METADATA_KEY]: WIRE_VERSION };
-}
-
-/**
- * Decode a session inbox value of any version: a fresh normalized object whose opaque subtrees
- * are the input's own references. Throws SessionInboxWireError, and nothing else.
- */
-export const decode = decoder(SessionInboxWireError);
+// The package entry of pkg/ (`hookwire`): the session inbox decoder for JS workflow bundles, its
+// wasm inlined and instantiated synchronously at import (js/inline.js). The same API without the
+// inlined wasm, for a precompiled module, is js/module.js (`hookwire/module`).
+import "./inline.js";
+export * from "./session-inbox.js";

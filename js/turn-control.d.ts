@@ -86,6 +86,56 @@ export interface HookwireStartError extends Error {
   readonly cause: unknown;
 }
 
+/**
+ * The Standard Schema v1 interface (https://standardschema.dev), declared here so that the package
+ * depends on nothing: structurally the `StandardSchemaV1<Input, Output>` of `@standard-schema/spec`.
+ */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly "~standard": StandardSchemaV1.Props<Input, Output>;
+}
+export declare namespace StandardSchemaV1 {
+  interface Props<Input = unknown, Output = Input> {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => Result<Output> | Promise<Result<Output>>;
+    readonly types?: Types<Input, Output> | undefined;
+  }
+  type Result<Output> = SuccessResult<Output> | FailureResult;
+  interface SuccessResult<Output> {
+    readonly value: Output;
+    readonly issues?: undefined;
+  }
+  interface FailureResult {
+    readonly issues: ReadonlyArray<Issue>;
+  }
+  interface Issue {
+    readonly message: string;
+    readonly path?: ReadonlyArray<PropertyKey | PathSegment> | undefined;
+  }
+  interface PathSegment {
+    readonly key: PropertyKey;
+  }
+  interface Types<Input = unknown, Output = Input> {
+    readonly input: Input;
+    readonly output: Output;
+  }
+  type InferInput<Schema extends StandardSchemaV1> = NonNullable<Schema["~standard"]["types"]>["input"];
+  type InferOutput<Schema extends StandardSchemaV1> = NonNullable<Schema["~standard"]["types"]>["output"];
+}
+
+/**
+ * A hookwire Standard Schema: `validate` is synchronous and answers `{ value }` or
+ * `{ issues: [{ message, path }] }` — the message starts with the error's code, and the path is its
+ * JSON pointer as keys and array indexes (absent when the error has no pointer). `types` is for
+ * type inference only, as the specification says: it is not there at run time.
+ */
+export interface HookwireSchema<Input, Output> extends StandardSchemaV1<Input, Output> {
+  readonly "~standard": StandardSchemaV1.Props<Input, Output> & {
+    readonly vendor: "hookwire";
+    readonly validate: (value: unknown) => StandardSchemaV1.Result<Output>;
+  };
+}
+
 /** The base of every family's error class: one class, shared by every hookwire entry in a realm. */
 export declare class WireError extends Error {
   /** The family whose value could not be decoded or encoded (`session-inbox`, `turn-control`). */
@@ -119,5 +169,10 @@ export declare function driverCapabilities(): { readonly turnControlWireVersion:
  * other subtrees are the input's own references. Throws TurnControlWireError, and nothing else.
  */
 export declare function decode(value: unknown): TurnControlValue;
+/**
+ * The same decoder as a Standard Schema v1: `validate(value)` answers `{ value: decode(value) }`,
+ * or `{ issues }` for what decode throws as a TurnControlWireError.
+ */
+export declare const standardSchema: HookwireSchema<unknown, TurnControlValue>;
 /** The decoder's own resources, for soak tests: wasm memory bytes and value handles held. */
 export declare function memoryStats(): { readonly memoryBytes: number; readonly tableSlots: number; readonly handles: number };

@@ -99,7 +99,9 @@ function compile(name, crate, feature, outDir, env = {}) {
       `export const WASM_LENGTH = ${bytes.length};\n` +
       `export const UNPACK = [${Array.from(UNPACK).join(",")}];\n` +
       `export const IMPORTS = { a: { ${fields.join(", ")} } };\n` +
-      `export const exportsOf = (e) => ({ ${map.exports.filter(([field]) => !UNUSED_EXPORTS.has(field)).map(([field, short]) => `${field}: e.${short}`).join(", ")} });\n`,
+      `export const exportsOf = (e) => ({ ${map.exports.filter(([field]) => !UNUSED_EXPORTS.has(field)).map(([field, short]) => `${field}: e.${short}`).join(", ")} });\n` +
+      // What a precompiled module must export to be this entry's (js/init.js checks it).
+      `export const EXPORT_NAMES = ${JSON.stringify(map.exports.filter(([field]) => !UNUSED_EXPORTS.has(field)).map(([, short]) => short))};\n`,
   );
   return { inline, glue, bytes };
 }
@@ -179,6 +181,8 @@ async function decoderEntry(entry, out, module, contract) {
     legalComments: "none", alias: aliases(module, contract), logLevel: "warning",
   });
   const esm = built.outputFiles.find((f) => f.path.endsWith(".cjs")).text;
+  // The ES module form as built (the precompiled-module entries ship it as .mjs, for workerd).
+  const esmCode = esm.replace(/\n\/\/# sourceMappingURL=.*\n?$/, "\n");
   const map = JSON.parse(built.outputFiles.find((f) => f.path.endsWith(".map")).text);
   // Name the sources, do not point at files: a bundler would read them back from disk.
   map.sources = map.sources.map((s) => `hookwire:${s.replace(/^(\.\.\/)+/, "").replace(/^target\/wasm\//, "generated/")}`);
@@ -190,7 +194,7 @@ async function decoderEntry(entry, out, module, contract) {
     return `${exported}:${local}`;
   });
   const code = `${esm.slice(0, tail.index)}module.exports={${entries.join(",")}};\n//# sourceMappingURL=${out}.map\n`;
-  return { code, map };
+  return { code, map, esm: esmCode };
 }
 
 // The decoders: one module per family, each entry self-contained. Their shadow stack is 64 KiB
@@ -205,6 +209,11 @@ const turnControl = compile("turn-control", "crates/hookwire-wasm", "wasm-turn-c
   ...DECODER_FLAGS,
 });
 const turn = await decoderEntry("turn-control-entry.js", "turn-control.cjs", turnControl, "turn-control-contract.js");
+// The same decoders without the inlined wasm (`hookwire/module`, `hookwire/turn-control/module`):
+// `init(module)` takes the shipped .wasm precompiled, as workerd and edge runtimes import it. They
+// share the inline entries' core (js/decoder.js); only the start differs (js/init.js).
+const sessionModule = await decoderEntry("module.js", "module.cjs", decoder, "contract.js");
+const turnModule = await decoderEntry("turn-control-module.js", "turn-control-module.cjs", turnControl, "turn-control-contract.js");
 
 // The encoder: server-side, so plain esbuild cjs; it shares the decoder entry's error class.
 // Server-side, so it is built for speed (opt-level 3) rather than size.
@@ -228,10 +237,18 @@ writeFileSync(join(pkg, "hookwire_bg.wasm"), decoder.bytes);
 writeFileSync(join(pkg, "turn-control.cjs"), turn.code);
 writeFileSync(join(pkg, "turn-control.cjs.map"), JSON.stringify(turn.map));
 writeFileSync(join(pkg, "turn-control_bg.wasm"), turnControl.bytes);
-for (const [from, to] of [["hookwire.d.ts", "hookwire"], ["encoder.d.ts", "encoder"], ["turn-control.d.ts", "turn-control"]]) {
+for (const [m, name] of [[sessionModule, "module"], [turnModule, "turn-control-module"]]) {
+  writeFileSync(join(pkg, `${name}.cjs`), m.code.replace(/\/\/# sourceMappingURL=.*\n$/, ""));
+  writeFileSync(join(pkg, `${name}.mjs`), m.esm);
+}
+for (const [from, to] of [
+  ["hookwire.d.ts", "hookwire"], ["encoder.d.ts", "encoder"], ["turn-control.d.ts", "turn-control"],
+  ["module.d.ts", "module"], ["turn-control-module.d.ts", "turn-control-module"],
+]) {
   const dts = readFileSync(join(root, "js", from));
   writeFileSync(join(pkg, `${to}.d.ts`), dts);
   writeFileSync(join(pkg, `${to}.d.cts`), dts);
+  if (to.endsWith("module")) writeFileSync(join(pkg, `${to}.d.mts`), dts);
 }
 // The deployment manifest of this build (per family: versions, current version, write ceiling,
 // each shipped schema's SHA-256): `hookwire manifest --compare` reads it back.
@@ -252,12 +269,17 @@ writeFileSync(
       types: "./hookwire.d.ts",
       exports: {
         ".": "./hookwire.cjs", "./turn-control": "./turn-control.cjs", "./encoder": "./encoder.cjs",
+        "./module": { import: "./module.mjs", default: "./module.cjs" },
+        "./turn-control/module": { import: "./turn-control-module.mjs", default: "./turn-control-module.cjs" },
+        "./hookwire_bg.wasm": "./hookwire_bg.wasm", "./turn-control_bg.wasm": "./turn-control_bg.wasm",
         "./manifest.json": "./manifest.json", "./package.json": "./package.json",
       },
       files: [
         "hookwire.cjs", "hookwire.cjs.map", "hookwire.d.ts", "hookwire.d.cts", "hookwire_bg.wasm",
         "turn-control.cjs", "turn-control.cjs.map", "turn-control.d.ts", "turn-control.d.cts", "turn-control_bg.wasm",
         "encoder.cjs", "encoder.d.ts", "encoder.d.cts", "manifest.json",
+        "module.cjs", "module.mjs", "module.d.ts", "module.d.cts", "module.d.mts",
+        "turn-control-module.cjs", "turn-control-module.mjs", "turn-control-module.d.ts", "turn-control-module.d.cts", "turn-control-module.d.mts",
       ],
       sideEffects: false,
     },

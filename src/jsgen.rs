@@ -20,6 +20,11 @@ pub struct Decoded {
     pub kinds: &'static [KindSpec],
     /// The prefix of its decoded types' names (`SessionInbox` → `SessionInboxDeliver`).
     pub prefix: &'static str,
+    /// The details only its own steps and declared-version checks produce (the chain's, the
+    /// hosts' and its envelope checks' are derived): the other details are emitted as `""` in its
+    /// tables, keeping their positions (`tests/generated.rs` checks this list against the
+    /// family's sources).
+    pub details: &'static [What],
 }
 
 impl Decoded {
@@ -33,6 +38,15 @@ pub const SESSION_INBOX: Decoded = Decoded {
     family: &crate::session_inbox::FAMILY,
     kinds: crate::session_inbox::KINDS,
     prefix: "SessionInbox",
+    details: &[
+        What::SendPayload,
+        What::SendDelivery,
+        What::DeliverPayloads,
+        What::TaskOperations,
+        What::CancelTasks,
+        What::MissingMirror,
+        What::OldInputRequest,
+    ],
 };
 
 /// The turn-control decoder, for the generators.
@@ -40,12 +54,35 @@ pub const TURN_CONTROL: Decoded = Decoded {
     family: &crate::turn_control::FAMILY,
     kinds: crate::turn_control::KINDS,
     prefix: "",
+    details: &[What::TurnResultAction],
 };
 
 const HEADER: &str = "Generated from the Rust sources by `HOOKWIRE_BLESS=1 cargo test`; do not edit.";
 
 fn js_string(s: &str) -> String {
     crate::canonical::to_string(&serde_json::Value::String(s.into()))
+}
+
+/// Whether the family's decode can produce the detail `w`: the chain's and the hosts' (what was
+/// found, unreadable values, the version rules) always; an envelope check's expectation when one
+/// of its kinds' fields has that check; its own steps' and declared-version checks' details
+/// (`Decoded::details`).
+pub fn produces(d: &Decoded, w: What) -> bool {
+    let mut fields = d.kinds.iter().flat_map(|k| k.fields.iter());
+    let checked = |c: fn(Check) -> bool| d.kinds.iter().flat_map(|k| k.fields.iter()).any(|f| c(f.check));
+    match w {
+        What::Required => fields.any(|f| f.required),
+        What::ExpectJson => checked(|c| c == Check::Json),
+        What::ExpectString => checked(|c| c == Check::Str),
+        What::ExpectBool => checked(|c| c == Check::Bool),
+        What::ExpectObject => checked(|c| matches!(c, Check::Object | Check::ArrayOfObjects)),
+        What::ExpectObjectOrNull => checked(|c| c == Check::ObjectOrNull),
+        What::ExpectKindedObject => checked(|c| c == Check::KindedObject),
+        What::ExpectArrayOfObjects => checked(|c| c == Check::ArrayOfObjects),
+        What::ExpectEnum => checked(|c| matches!(c, Check::OneOf(_))),
+        _ if (w as u8) <= What::StepWrongVersion as u8 => true,
+        _ => d.details.contains(&w),
+    }
 }
 
 /// `js/contract.js`: the session inbox's decoder tables.
@@ -61,7 +98,11 @@ pub fn contract_js_for(d: &Decoded) -> String {
     let f = d.family;
     let mut codes = vec![String::from("\"\"")];
     codes.extend(ErrorCode::ALL.iter().map(|c| js_string(c.as_str())));
-    let details: Vec<String> = What::ALL.iter().map(|d| js_string(d.text())).collect();
+    // Indexed by the detail's `repr`: what the family never produces is an empty text.
+    let details: Vec<String> = What::ALL
+        .iter()
+        .map(|w| js_string(if produces(d, *w) { w.text() } else { "" }))
+        .collect();
     let messages: Vec<String> = ErrorCode::DECODE
         .iter()
         .map(|c| format!("  {}: {},", c.as_str(), js_string(message_template(*c))))
@@ -251,6 +292,56 @@ export interface HookwireStartError extends Error {
   readonly cause: unknown;
 }
 
+/**
+ * The Standard Schema v1 interface (https://standardschema.dev), declared here so that the package
+ * depends on nothing: structurally the `StandardSchemaV1<Input, Output>` of `@standard-schema/spec`.
+ */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly \"~standard\": StandardSchemaV1.Props<Input, Output>;
+}
+export declare namespace StandardSchemaV1 {
+  interface Props<Input = unknown, Output = Input> {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => Result<Output> | Promise<Result<Output>>;
+    readonly types?: Types<Input, Output> | undefined;
+  }
+  type Result<Output> = SuccessResult<Output> | FailureResult;
+  interface SuccessResult<Output> {
+    readonly value: Output;
+    readonly issues?: undefined;
+  }
+  interface FailureResult {
+    readonly issues: ReadonlyArray<Issue>;
+  }
+  interface Issue {
+    readonly message: string;
+    readonly path?: ReadonlyArray<PropertyKey | PathSegment> | undefined;
+  }
+  interface PathSegment {
+    readonly key: PropertyKey;
+  }
+  interface Types<Input = unknown, Output = Input> {
+    readonly input: Input;
+    readonly output: Output;
+  }
+  type InferInput<Schema extends StandardSchemaV1> = NonNullable<Schema[\"~standard\"][\"types\"]>[\"input\"];
+  type InferOutput<Schema extends StandardSchemaV1> = NonNullable<Schema[\"~standard\"][\"types\"]>[\"output\"];
+}
+
+/**
+ * A hookwire Standard Schema: `validate` is synchronous and answers `{ value }` or
+ * `{ issues: [{ message, path }] }` — the message starts with the error's code, and the path is its
+ * JSON pointer as keys and array indexes (absent when the error has no pointer). `types` is for
+ * type inference only, as the specification says: it is not there at run time.
+ */
+export interface HookwireSchema<Input, Output> extends StandardSchemaV1<Input, Output> {
+  readonly \"~standard\": StandardSchemaV1.Props<Input, Output> & {
+    readonly vendor: \"hookwire\";
+    readonly validate: (value: unknown) => StandardSchemaV1.Result<Output>;
+  };
+}
+
 /** The base of every family's error class: one class, shared by every hookwire entry in a realm. */
 export declare class WireError extends Error {
   /** The family whose value could not be decoded or encoded (`session-inbox`, `turn-control`). */
@@ -294,6 +385,11 @@ export declare function driverCapabilities(): {{ readonly {key}: {current} }};
  * other subtrees are the input's own references. Throws TurnControlWireError, and nothing else.
  */
 export declare function decode(value: unknown): TurnControlValue;
+/**
+ * The same decoder as a Standard Schema v1: `validate(value)` answers `{{ value: decode(value) }}`,
+ * or `{{ issues }}` for what decode throws as a TurnControlWireError.
+ */
+export declare const standardSchema: HookwireSchema<unknown, TurnControlValue>;
 /** The decoder's own resources, for soak tests: wasm memory bytes and value handles held. */
 export declare function memoryStats(): {{ readonly memoryBytes: number; readonly tableSlots: number; readonly handles: number }};
 "
@@ -324,6 +420,11 @@ export declare function hookMetadata(): {{ readonly {HOOK_METADATA_KEY}: {WIRE_V
  * are the input's own references. Throws SessionInboxWireError, and nothing else.
  */
 export declare function decode(value: unknown): SessionInboxValue;
+/**
+ * The same decoder as a Standard Schema v1: `validate(value)` answers `{{ value: decode(value) }}`,
+ * or `{{ issues }}` for what decode throws as a SessionInboxWireError.
+ */
+export declare const standardSchema: HookwireSchema<unknown, SessionInboxValue>;
 /** The decoder's own resources, for soak tests: wasm memory bytes, externref table slots, and the value handles held between decodes (0). */
 export declare function memoryStats(): {{ readonly memoryBytes: number; readonly tableSlots: number; readonly handles: number }};
 "
@@ -341,7 +442,7 @@ fn wire_def() -> &'static crate::shape::Def {
 /// `js/encoder.d.ts`: the encoder entry's declarations (commands, targets, wire values).
 pub fn encoder_declarations() -> String {
     let mut out = format!("// {HEADER}\n\n");
-    out.push_str("import type { AuthContext, Caller, DeliverPayload, DeliveryEntry, SessionInboxWireError } from \"./hookwire.cjs\";\n");
+    out.push_str("import type { AuthContext, Caller, DeliverPayload, DeliveryEntry, HookwireSchema, SessionInboxWireError } from \"./hookwire.cjs\";\n");
     out.push_str("import type { TurnControlValue } from \"./turn-control.cjs\";\n");
     out.push_str(
         "export { HOOK_METADATA_KEY, SessionInboxWireError, WireError, WIRE_VERSION } from \"./hookwire.cjs\";\n",
@@ -468,10 +569,46 @@ export declare const turnControl: {{
   /** The target for a driver's capabilities (`{{ turnControlWireVersion: N }}`, or anything else for an older driver). */
   negotiate(capabilities: unknown, options?: {{ readonly writeAtMost?: {tc} }}): TurnControlTarget;
 }};
+
+/**
+ * The producer side as a Standard Schema v1, for the Workflow SDK's `defineHook({{ schema }})`:
+ * `validate(command)` encodes the command for the fixed `target` (default: the current version)
+ * and answers `{{ value }}`, the wire value that `resume` then persists, or `{{ issues }}` (the
+ * message starts with the code; the path is the error's pointer in the command). An unsupported
+ * target throws UNSUPPORTED_TARGET here, once.
+ */
+export declare function encoderSchema<const T extends SessionInboxTarget = {{ readonly version: {WIRE_VERSION} }}>(options?: {{
+  readonly target?: T;
+  readonly family?: \"session-inbox\";
+}}): HookwireSchema<SessionInboxCommand, WireFor<T>>;
+/** Turn control's producer side as a Standard Schema v1 (`family: \"turn-control\"`). */
+export declare function encoderSchema<const T extends TurnControlTarget = {{ readonly version: {tc} }}>(options: {{
+  readonly target?: T;
+  readonly family: \"turn-control\";
+}}): HookwireSchema<TurnControlCommand, TurnControlWireFor<T[\"version\"]>>;
 ",
         controls = controls.join(" | "),
         tc = crate::turn_control::WIRE_VERSION,
         tc_versions = (0..=crate::turn_control::WIRE_VERSION).map(|n| n.to_string()).collect::<Vec<_>>().join(" | "),
     );
     out
+}
+
+/// `js/module.d.ts` or `js/turn-control-module.d.ts`: a precompiled-module entry's declarations,
+/// the inline entry's (`from`, e.g. `./hookwire.cjs`) plus `init`.
+pub fn module_declarations(from: &str, wasm: &str) -> String {
+    format!(
+        "// {HEADER}
+
+export * from \"{from}\";
+
+/**
+ * Start the decoder on `module`: this package's `{wasm}` as a precompiled
+ * `WebAssembly.Module` (what workerd, edge runtimes and bundlers give for an imported `.wasm`), or
+ * its bytes where the runtime compiles wasm from bytes. Synchronous. Until it has succeeded,
+ * `decode` throws a HookwireStartError; so does `init` when the decoder cannot start on `module`.
+ */
+export declare function init(module: WebAssembly.Module | ArrayBuffer | ArrayBufferView): void;
+"
+    )
 }

@@ -4,8 +4,8 @@
 mod common;
 
 use hookwire::jsgen::{
-    contract_js, contract_js_for, encoder_declarations, turn_control_declarations, typescript_declarations,
-    TURN_CONTROL,
+    contract_js, contract_js_for, encoder_declarations, module_declarations, produces, turn_control_declarations,
+    typescript_declarations, Decoded, SESSION_INBOX, TURN_CONTROL,
 };
 
 fn compare(rel: &str, generated: &str) {
@@ -71,4 +71,100 @@ fn encoder_declarations_are_current() {
 fn turn_control_js_is_current() {
     compare("js/turn-control-contract.js", &contract_js_for(&TURN_CONTROL));
     compare("js/turn-control.d.ts", &turn_control_declarations());
+}
+
+#[test]
+fn module_declarations_are_current() {
+    compare(
+        "js/module.d.ts",
+        &module_declarations("./hookwire.cjs", "hookwire_bg.wasm"),
+    );
+    compare(
+        "js/turn-control-module.d.ts",
+        &module_declarations("./turn-control.cjs", "turn-control_bg.wasm"),
+    );
+}
+
+/// The `What::…` and `Detail::…` names a source file uses.
+fn details_used(path: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut out = Vec::new();
+    for prefix in ["What::", "Detail::"] {
+        for (at, _) in text.match_indices(prefix) {
+            let name: String = text[at + prefix.len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            if name.starts_with(|c: char| c.is_ascii_uppercase()) && name != "ALL" {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+/// A decoder entry's detail table leaves out (as "") only what its family never produces: every
+/// detail its family's sources, the chain and the hosts name is kept.
+#[test]
+fn detail_tables_keep_what_each_family_produces() {
+    let src = common::root().join("src");
+    let families: [(&str, &Decoded); 2] = [("session_inbox", &SESSION_INBOX), ("turn_control", &TURN_CONTROL)];
+    for (dir, d) in families {
+        let mut files: Vec<_> = std::fs::read_dir(src.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.extend(["chain.rs", "host.rs", "decode.rs"].map(|f| src.join(f)));
+        for file in files {
+            for name in details_used(&file) {
+                let what = hookwire::What::ALL
+                    .iter()
+                    .find(|w| format!("{w:?}") == name)
+                    .unwrap_or_else(|| panic!("{name} in {} is not a detail", file.display()));
+                // decode.rs names every check's expectation; a family keeps those its kinds check.
+                if file.ends_with("decode.rs") {
+                    continue;
+                }
+                assert!(
+                    produces(d, *what),
+                    "{dir}: {name} (used in {}) is left out",
+                    file.display()
+                );
+            }
+        }
+        // The decoder entry reads DETAILS[7] (an unreadable value) itself.
+        assert!(produces(d, hookwire::What::Unreadable));
+    }
+    // The tables are smaller than the full list, and keep their positions.
+    let full = hookwire::What::ALL.len();
+    for d in [&SESSION_INBOX, &TURN_CONTROL] {
+        let js = contract_js_for(d);
+        let table = js
+            .split("export const DETAILS = [")
+            .nth(1)
+            .unwrap()
+            .split("];")
+            .next()
+            .unwrap();
+        assert_eq!(table.matches(",\n").count(), full, "one entry per detail");
+        assert!(
+            hookwire::What::ALL.iter().any(|w| !produces(d, *w)),
+            "something is left out"
+        );
+    }
+}
+
+/// The decoder entries write a decode error's pointer (`/<key>/<index>`) without JSON pointer
+/// escapes, and their Standard Schema reads it back by splitting at `/`: no key a decode names —
+/// a field of a kind — may hold `/` or `~`.
+#[test]
+fn decode_pointers_need_no_escape() {
+    for d in [&SESSION_INBOX, &TURN_CONTROL] {
+        for kind in d.kinds {
+            for field in kind.fields {
+                let key = d.family.symbols[field.key.0 as usize];
+                assert!(!key.contains(['/', '~']), "{key} would need an escape in a pointer");
+            }
+        }
+    }
 }

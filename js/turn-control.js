@@ -1,0 +1,31 @@
+// The turn-control decoder's API, shared by its two entries: `hookwire/turn-control`
+// (js/turn-control-entry.js, the wasm inlined) and `hookwire/turn-control/module`
+// (js/turn-control-module.js, a precompiled module given to `init`).
+import { CAPABILITY_KEY, WIRE_VERSION } from "hookwire:contract";
+import { decoder, memoryStats } from "./decoder.js";
+import { standard } from "./standard-schema.js";
+import { WireError } from "./wire-error.js";
+
+export { CAPABILITY_KEY, memoryStats, WireError, WIRE_VERSION };
+
+/** Why a turn-control value could not be decoded: the only error `decode` throws. */
+export class TurnControlWireError extends WireError {
+  constructor(code, message, version, path, expected) {
+    super("turn-control", code, message, version, path, expected);
+  }
+}
+Object.defineProperty(TurnControlWireError.prototype, "name", { value: "TurnControlWireError", writable: true, configurable: true });
+
+/** What a driver of this build advertises in the turn workflow's input. */
+export function driverCapabilities() {
+  return { [CAPABILITY_KEY]: WIRE_VERSION };
+}
+
+/**
+ * Decode a turn-control value of any version: a fresh normalized object whose `action` and other
+ * subtrees are the input's own references. Throws TurnControlWireError, and nothing else.
+ */
+export const decode = decoder(TurnControlWireError);
+
+/** The same decoder as a Standard Schema v1 (`validate`: `{ value }` or `{ issues }`). */
+export const standardSchema = standard(decode);
