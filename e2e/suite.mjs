@@ -259,6 +259,50 @@ scenario("nothing lost under load: 20 sessions × 50 messages, mixed cohorts, ~1
   assert.equal(counts.lost, 0);
 });
 
+scenario("defineHook: encoderSchema validates and encodes on resume, the workflow decodes through standardSchema", async () => {
+  const { defineHook } = await import("workflow");
+  const run = await p.api.start(p.workflow("schemaDriver"), ["schema-1"]);
+  await p.hook("schema-1");
+  const inbox = defineHook({ schema: encoder.encoderSchema({ target: { version: 6 } }) });
+  const pinned = defineHook({ schema: encoder.encoderSchema({ target: { version: 3 } }) });
+  const sent = [];
+  for (const command of V6_COMMANDS) {
+    await inbox.resume("schema-1", command);
+    sent.push({ wire: encoder.encode(command, { version: 6 }) });
+  }
+  const v3 = { kind: "send", payload: { message: "for a version 3 reader" }, delivery: DELIVERY };
+  await pinned.resume("schema-1", v3);
+  sent.push({ wire: encoder.encode(v3, { version: 3 }) });
+  // What validate refuses never reaches the run: resume throws the issues.
+  const issues = async (resume) => {
+    try {
+      await resume;
+    } catch (e) {
+      return JSON.parse(e.message);
+    }
+    assert.fail("resume went through");
+  };
+  assert.deepEqual(await issues(inbox.resume("schema-1", { kind: "send", payload: { message: [{ type: "image", image: Number.NaN }] } })), [
+    { message: "INVALID: invalid wire value at /payloads/0/message/0/image: expected a finite number, found NaN", path: ["payload", "message", 0, "image"] },
+  ]);
+  const refused = await issues(pinned.resume("schema-1", { kind: "cancel", turnId: "u-1", tasks: true }));
+  assert.deepEqual(refused.map((i) => [i.message.split(":")[0], i.path]), [["INCOMPATIBLE", ["tasks"]]]);
+  // A value written without the schema, which the workflow's standardSchema reports.
+  await p.api.resumeHook("schema-1", { kind: "deliver", version: 6, payloads: [{ message: "a" }, 7], payload: {} });
+  sent.push({ code: "INVALID", issues: [{ message: "INVALID: invalid envelope at /payloads/1: expected an object", path: ["payloads", 1] }] });
+  await inbox.resume("schema-1", { kind: "reset", reason: "end of session" });
+  sent.push({ wire: encoder.encode({ kind: "reset", reason: "end of session" }, { version: 6 }) });
+  const steps = await p.waitSteps(run.runId, sent.length);
+  // Each resume persisted exactly the wire value validate answered, and the workflow decoded it.
+  assert.deepEqual(
+    steps.map((s) => (s.code ? { code: s.code, issues: JSON.parse(s.message) } : { wire: s.value.wire })),
+    sent,
+  );
+  for (const s of steps.filter((x) => !x.code)) assert.deepEqual(s.value.value, decoder.decode(s.value.wire));
+  assert.equal(steps[V6_COMMANDS.length].value.wire.version, 3);
+  assert.equal(steps[V6_COMMANDS.length].value.value.payloads[0].message, "for a version 3 reader");
+});
+
 scenario("the run survives a kill -9 of the server mid-session, without loss or duplicates", async () => {
   const run = await p.api.start(p.workflow("sessionDriver"), ["restart-1"]);
   await p.hook("restart-1");

@@ -1,10 +1,11 @@
 // The workflows of the end-to-end suite. `sessionDriver` is a current consumer: it stamps its
 // inbox hook, decodes every payload with hookwire's pkg/ decoder inside the workflow VM, records
 // each decoded value through a step, and reports what it cannot decode through another step —
-// then stays parked for the next payload. The two `legacy…` workflows are consumers of the
+// then stays parked for the next payload (`schemaDriver` does the same through the Standard Schema
+// of the decoder, on a hook made with `defineHook`). The two `legacy…` workflows are consumers of the
 // historic cohorts, reading payloads the way those builds did, with no decoder at all.
-import { createHook, getWorkflowMetadata } from "workflow";
-import { decode, hookMetadata, SessionInboxWireError } from "hookwire";
+import { createHook, defineHook, getWorkflowMetadata } from "workflow";
+import { decode, hookMetadata, SessionInboxWireError, standardSchema } from "hookwire";
 import * as v1Build from "../vendor/hookwire-v1.cjs";
 import { decode as decodeTurn, driverCapabilities, TurnControlWireError } from "hookwire/turn-control";
 
@@ -22,6 +23,29 @@ export async function sessionDriver(token) {
       if (!(e instanceof SessionInboxWireError)) throw e;
       await report(token, n, e.code, e.message);
     }
+  }
+  return n;
+}
+
+/**
+ * A session driver on a hook made with `defineHook` (its producer resumes it through
+ * `defineHook({ schema: encoderSchema({ target }) })`), reading each payload through the decoder's
+ * Standard Schema: it records the wire value as it arrived beside what `validate` answered, and
+ * reports the issues of what it cannot decode.
+ */
+export async function schemaDriver(token) {
+  "use workflow";
+  const hook = defineHook().create({ token, metadata: hookMetadata() });
+  let n = 0;
+  for await (const payload of hook) {
+    n++;
+    const result = standardSchema["~standard"].validate(payload);
+    if (result.issues) {
+      await report(token, n, result.issues[0].message.split(":")[0], JSON.stringify(result.issues));
+      continue;
+    }
+    await record(token, n, { wire: payload, value: result.value });
+    if (result.value.kind === "reset" && result.value.reason === "end of session") return n;
   }
   return n;
 }
