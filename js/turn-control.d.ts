@@ -130,7 +130,7 @@ export declare namespace StandardSchemaV1 {
  * type inference only, as the specification says: it is not there at run time.
  */
 export interface HookwireSchema<Input, Output> extends StandardSchemaV1<Input, Output> {
-  readonly "~standard": StandardSchemaV1.Props<Input, Output> & {
+  readonly "~standard": Omit<StandardSchemaV1.Props<Input, Output>, "vendor" | "validate"> & {
     readonly vendor: "hookwire";
     readonly validate: (value: unknown) => StandardSchemaV1.Result<Output>;
   };

@@ -69,3 +69,11 @@ export const badControl: SessionInboxCommand = { kind: "clear", payloads: [] };
 export const badTarget: SessionInboxTarget = { version: 0 };
 // @ts-expect-error: not a version this build writes
 export const newerTarget: SessionInboxTarget = { version: 7 };
+
+// The precompiled-module entry: the same API, plus init (declarations checked here, not skipped).
+import { init, decode as decodeWithModule, standardSchema } from "hookwire/module";
+export function startFromModule(module: WebAssembly.Module, payload: unknown): SessionInboxValue | undefined {
+  init(module);
+  const result = standardSchema["~standard"].validate(payload);
+  return result.issues ? undefined : decodeWithModule(result.value);
+}
