@@ -3,6 +3,9 @@
 // into a CommonJS entry that instantiates synchronously (the decoders as base-85 text that a
 // 100-byte module, js/unpack.wat, turns back into bytes; the encoder as base64):
 //   hookwire.cjs  the no_std decoder (feature `wasm`), the workflow-safe main entry;
+//   turn-control.cjs  the turn-control decoder (feature `wasm-turn-control`);
+//   module.{mjs,cjs}, turn-control-module.{mjs,cjs}  the same decoders without the inlined wasm,
+//                 `init(module)` taking hookwire_bg.wasm / turn-control_bg.wasm precompiled;
 //   encoder.cjs   the encoder and negotiation (feature `wasm-encoder`), for server and step code.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -303,6 +306,8 @@ writeFileSync(
     "Versioned wire contracts for the payloads that resume durable workflow hooks: tiny synchronous WebAssembly decoders for workflow bundles (`hookwire`: the session inbox; `hookwire/turn-control`) and the validating encoders for server and step code (`hookwire/encoder`). The contract, the Rust crate and the command line live in the project's repository; this package is their JS side.",
     section("JS: decode inside the workflow"),
     section("JS: encode on the server (or in a step)"),
+    section("JS: Standard Schema"),
+    section("JS: edge runtimes (a precompiled module)"),
     section("Turn control"),
   ].join("\n\n") + "\n",
 );
