@@ -71,6 +71,11 @@ for (const [name, b] of Object.entries(built)) {
 }
 console.log(`Workflow bundle growth (flow.js from \`workflow build\`, which keeps an inline source map; baseline without a decoder: ${kib(base)})\n`);
 console.log(rows.join("\n"));
+// The figures behind the table, for bench/charts.mjs (bench/bundle-growth.svg).
+writeFileSync(
+  join(here, "bundle-growth.json"),
+  JSON.stringify({ date: new Date().toISOString(), baseline: base, growth: Object.fromEntries(Object.entries(built).filter(([n]) => n !== "none").map(([n, b]) => [n, b.flowBytes - base])) }, null, 2) + "\n",
+);
 
 if (!sizesOnly) {
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -2,10 +2,11 @@
 // (server.mjs) as a child process, and gives the producer side — this process — a world on the
 // same data directory, so it can start runs, inspect hooks and resume them as a real producer.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
+import { pinned, postgresWorld } from "./deployments.mjs";
 
 export const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -16,40 +17,104 @@ export const encoder = require("hookwire/encoder");
 export const decoder = require("hookwire");
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Build e2e/app with `workflow build` (the standalone target). */
-export function build() {
-  const app = join(here, "app");
+/** Build e2e/app (or another app folder) with `workflow build` (the standalone target). */
+export function build(app = join(here, "app")) {
   execFileSync(process.execPath, [join(here, "node_modules", "workflow", "bin", "run.js"), "build"], { cwd: app, stdio: ["ignore", "ignore", "inherit"] });
   writeFileSync(join(app, ".well-known", "workflow", "v1", "package.json"), '{"type":"commonjs"}\n');
 }
 
-/** The app server as a child process; resolves once it listens. */
-export async function startServer(port, dataDir, app = join(here, "app")) {
+/**
+ * One build of the session driver of template/session.js, as its own app in e2e/builds/<name>,
+ * with `hookwire` imported from `entry` (a package name or a file).
+ */
+export function buildSessionApp(name, entry) {
+  const dir = join(here, "builds", name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, "workflows"), { recursive: true });
+  writeFileSync(join(dir, "package.json"), `{ "name": "hookwire-e2e-${name}", "private": true, "type": "module" }\n`);
+  const source = readFileSync(join(here, "template", "session.js"), "utf8");
+  writeFileSync(join(dir, "workflows", "session.js"), source.replace('from "hookwire"', `from ${JSON.stringify(entry)}`));
+  build(dir);
+  return dir;
+}
+
+/**
+ * The app server as a child process; resolves once it listens. With `deployment` (world-postgres)
+ * it serves the runs pinned to that deployment id only (deployments.mjs). With `supervised`, it
+ * runs the way a process supervisor runs a service: whenever it exits without being stopped
+ * (killed, or crashed), it is started again half a second later; `restarts()` counts them and
+ * `ready()` resolves once the current process listens.
+ */
+export async function startServer(port, dataDir, app = join(here, "app"), { deployment, supervised = false } = {}) {
   mkdirSync(dataDir, { recursive: true });
-  const child = spawn(process.execPath, [join(here, "server.mjs"), String(port), dataDir, app], { stdio: ["ignore", "pipe", "pipe"] });
+  const env = { ...process.env, ...(deployment ? { HOOKWIRE_E2E_DEPLOYMENT: deployment } : {}) };
   let log = "";
-  child.stderr.on("data", (d) => (log += d));
-  await new Promise((resolve, reject) => {
-    child.stdout.on("data", (d) => String(d).includes("ready") && resolve());
-    child.on("exit", (code) => reject(new Error(`server exited (${code}): ${log}`)));
-  });
+  let child;
+  let ready;
+  let stopping = false;
+  let restarts = 0;
+  const launch = () => {
+    child = spawn(process.execPath, [join(here, "server.mjs"), String(port), dataDir, app], { stdio: ["ignore", "pipe", "pipe"], env });
+    child.stderr.on("data", (d) => (log += d));
+    ready = new Promise((resolve, reject) => {
+      child.stdout.on("data", (d) => String(d).includes("ready") && resolve());
+      child.on("exit", (code, signal) => {
+        reject(new Error(`server exited (${code ?? signal}): ${log}`));
+        if (supervised && !stopping) {
+          restarts++;
+          log += `\n[supervisor] exited (${code ?? signal}); starting it again\n`;
+          setTimeout(() => stopping || launch(), 500);
+        }
+      });
+    });
+    ready.catch(() => {});
+  };
+  launch();
+  await ready;
+  const end = (signal) => new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : (child.once("exit", r), child.kill(signal))));
   return {
-    child,
+    get child() {
+      return child;
+    },
     log: () => log,
-    stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGTERM")))),
-    kill: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGKILL")))),
+    restarts: () => restarts,
+    ready: async () => {
+      for (;;) {
+        const current = ready;
+        try {
+          return await current;
+        } catch (e) {
+          if (!supervised || stopping) throw e;
+          await new Promise((r) => setTimeout(r, 600));
+        }
+      }
+    },
+    stop: () => ((stopping = true), end("SIGTERM")),
+    kill: () => end("SIGKILL"),
   };
 }
 
 /**
  * The producer's side: one world shared with the server (the same data directory for world-local,
  * the same database for world-postgres when WORKFLOW_POSTGRES_URL is set), and the SDK's API.
+ * With `deployments` ({ id: port of its app server }, world-postgres), each message goes to the
+ * deployment of its run (deployments.mjs), and runs start on `deployment` unless `start` is given
+ * another `deploymentId`.
  */
-export async function producer(port, dataDir) {
+export async function producer(port, dataDir, { deployments, deployment } = {}) {
   const { setWorld } = await import("@workflow/core/runtime");
+  let world;
+  if (deployments) {
+    const worlds = {};
+    for (const [id, p] of Object.entries(deployments)) {
+      process.env.PORT = String(p); // where this world's queue runner delivers
+      worlds[id] = await postgresWorld(id);
+    }
+    world = pinned(worlds, deployment);
+  }
   process.env.PORT = String(port);
-  const world = process.env.WORKFLOW_POSTGRES_URL
-    ? (await import("@workflow/world-postgres")).createWorld({ connectionString: process.env.WORKFLOW_POSTGRES_URL })
+  world ??= process.env.WORKFLOW_POSTGRES_URL
+    ? await postgresWorld()
     : (await import("@workflow/world-local")).createLocalWorld({ dataDir, port });
   setWorld(world);
   const api = await import("workflow/api");

@@ -1,11 +1,14 @@
 // The app server of the end-to-end suite: world-local plus the SDK-built workflow and step
 // bundles, served over HTTP on loopback the way the SDK's standalone target expects.
 // Usage: node server.mjs PORT DATA_DIR [APP_DIR]   (prints "ready" when it listens)
+// With HOOKWIRE_E2E_DEPLOYMENT set (world-postgres), it serves the runs of that deployment only
+// (deployments.mjs).
 import http from "node:http";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setWorld } from "@workflow/core/runtime";
+import { pinned, postgresWorld } from "./deployments.mjs";
 
 const [port, dataDir] = [Number(process.argv[2]), process.argv[3]];
 const app = process.argv[4] ?? join(dirname(fileURLToPath(import.meta.url)), "app");
@@ -13,9 +16,12 @@ const built = join(app, ".well-known", "workflow", "v1");
 // world-local by default; world-postgres when WORKFLOW_POSTGRES_URL is set (its queue delivers to
 // the app over HTTP on PORT).
 process.env.PORT = String(port);
-const world = process.env.WORKFLOW_POSTGRES_URL
-  ? (await import("@workflow/world-postgres")).createWorld({ connectionString: process.env.WORKFLOW_POSTGRES_URL })
-  : (await import("@workflow/world-local")).createLocalWorld({ dataDir, port });
+const deployment = process.env.HOOKWIRE_E2E_DEPLOYMENT;
+const world = deployment
+  ? pinned({ [deployment]: await postgresWorld(deployment) }, deployment)
+  : process.env.WORKFLOW_POSTGRES_URL
+    ? await postgresWorld()
+    : (await import("@workflow/world-local")).createLocalWorld({ dataDir, port });
 setWorld(world);
 const require = createRequire(import.meta.url);
 const routes = {

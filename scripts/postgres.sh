@@ -3,15 +3,17 @@
 #   scripts/postgres.sh start   install it if missing, start it if not running, create the role and
 #                               database, bootstrap the Workflow SDK schema; prints the URL last
 #   scripts/postgres.sh stop    stop the cluster again, if `start` was the one that started it
+# A suite that restarts PostgreSQL, or must not share it, gets a cluster of its own:
+#   scripts/postgres.sh cluster NAME PORT   create (afresh) and start cluster NAME on PORT, with the
+#                                           role, a database and the Workflow SDK schema; prints the URL
+#   scripts/postgres.sh cluster-stop NAME | cluster-start NAME   stop or start that server
+#   scripts/postgres.sh cluster-drop NAME   stop it and delete it
 set -euo pipefail
 cd "$(dirname "$0")/.."
 state=target/e2e/postgres-started-by-us
 url="postgres://hookwire:hookwire@127.0.0.1:5432/hookwire_e2e"
 as_postgres() { if command -v runuser >/dev/null; then runuser -u postgres -- "$@"; else su postgres -c "$(printf '%q ' "$@")"; fi; }
-
-case "${1:-}" in
-start)
-  mkdir -p target/e2e
+install() {
   if ! command -v pg_ctlcluster >/dev/null || [ -z "$(pg_lsclusters -h 2>/dev/null)" ]; then
     echo "[postgres] installing PostgreSQL (Debian package)" >&2
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null 2>&1 || {
@@ -19,8 +21,18 @@ start)
       DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null
     }
   fi
+}
+# The newest installed server version (the one `start` would have installed).
+server_version() { find /usr/lib/postgresql -mindepth 1 -maxdepth 1 -printf '%f\n' | sort -V | tail -1; }
+wait_ready() { for _ in $(seq 1 100); do pg_isready -q -h 127.0.0.1 -p "$1" && return 0; sleep 0.2; done; return 1; }
+
+case "${1:-}" in
+start)
+  mkdir -p target/e2e
+  install
   if ! pg_isready -q -h 127.0.0.1 -p 5432; then
-    read -r version cluster _ < <(pg_lsclusters -h | head -1)
+    # the cluster on 5432 (the package's own), not one a suite created for itself
+    read -r version cluster _ < <(pg_lsclusters -h | awk '$3 == 5432' | head -1)
     echo "[postgres] starting cluster $version/$cluster" >&2
     pg_ctlcluster "$version" "$cluster" start
     echo "$version $cluster" > "$state"
@@ -40,8 +52,34 @@ stop)
     rm -f "$state"
   fi
   ;;
+cluster)
+  name="${2:?cluster NAME PORT}" port="${3:?cluster NAME PORT}"
+  install
+  version="$(server_version)"
+  pg_dropcluster --stop "$version" "$name" >/dev/null 2>&1 || true
+  echo "[postgres] creating cluster $version/$name on port $port" >&2
+  pg_createcluster -q "$version" "$name" -p "$port" >/dev/null
+  pg_ctlcluster "$version" "$name" start
+  wait_ready "$port"
+  as_postgres psql -q -p "$port" -v ON_ERROR_STOP=1 -c "CREATE ROLE hookwire LOGIN PASSWORD 'hookwire'" >&2
+  as_postgres psql -q -p "$port" -v ON_ERROR_STOP=1 -c "CREATE DATABASE hookwire_e2e OWNER hookwire" >&2
+  url="postgres://hookwire:hookwire@127.0.0.1:$port/hookwire_e2e"
+  WORKFLOW_POSTGRES_URL="$url" node e2e/node_modules/@workflow/world-postgres/bin/setup.js >&2
+  echo "$url"
+  ;;
+cluster-stop)
+  pg_ctlcluster "$(server_version)" "${2:?cluster-stop NAME}" stop
+  ;;
+cluster-start)
+  version="$(server_version)" name="${2:?cluster-start NAME}"
+  pg_ctlcluster "$version" "$name" start
+  wait_ready "$(pg_conftool -s "$version" "$name" show port)"
+  ;;
+cluster-drop)
+  pg_dropcluster --stop "$(server_version)" "${2:?cluster-drop NAME}" || true
+  ;;
 *)
-  echo "usage: scripts/postgres.sh start|stop" >&2
+  echo "usage: scripts/postgres.sh start|stop|cluster NAME PORT|cluster-stop NAME|cluster-start NAME|cluster-drop NAME" >&2
   exit 2
   ;;
 esac

@@ -37,11 +37,11 @@ if ! have twiggy "$TWIGGY_VERSION"; then
   cargo install twiggy --version "$TWIGGY_VERSION"
 fi
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -x node_modules/.bin/esbuild ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "installing the npm dev tools (binaryen's wasm-opt, esbuild)"
+  say "installing the npm dev tools: binaryen's wasm-opt, esbuild, zod, valibot, fast-check (about 1 minute)"
   npm ci --no-audit --no-fund --loglevel=error
 fi
 if [ ! -d e2e/node_modules/workflow ] || [ e2e/package-lock.json -nt e2e/node_modules/.package-lock.json ]; then
-  say "installing the Workflow SDK for the end-to-end suite (e2e/)"
+  say "installing the Workflow SDK for the end-to-end suite, e2e/ (about 2 minutes)"
   (cd e2e && npm ci --no-audit --no-fund --loglevel=error)
 fi
 say "ready"

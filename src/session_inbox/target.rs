@@ -764,28 +764,43 @@ pub fn resume_json(state: &Value, answer: &Value) -> Option<Next<Hook>> {
 /// One `hookwire negotiate --lines` request, answered (contract §12): `{"command", "destination",
 /// "hooks": [{"token", "runId", "metadata"?}, …], "stableInboxToken"?}`. The `hooks` list answers
 /// the lookups: a token not in it is not found; a listed entry that is not a hook with a string
-/// `token` and `runId` is a failed lookup. A malformed request is `INVALID_REQUEST`.
+/// `token` and `runId` is a failed lookup. A malformed request is `INVALID_REQUEST` with the `path`
+/// of what is wrong (`""` for a request that is not an object, `/command`, `/destination`,
+/// `/stableInboxToken`, `/hooks`).
 #[doc(hidden)] // host plumbing: the CLI's and the JS encoder's JSON forms
 pub fn answer_request(request: &Value, options: &Options) -> Value {
-    let malformed = |message: &str| json!({"error": {"code": "INVALID_REQUEST", "message": message}});
-    let (Some(command), Some(destination)) = (request.get("command"), request.get("destination")) else {
-        return malformed("each request must be {\"command\": …, \"destination\": …, \"hooks\": [...]}");
+    // A malformed request names the place that is wrong (a JSON pointer into the request).
+    let malformed =
+        |path: &str, message: &str| json!({"error": {"code": "INVALID_REQUEST", "message": message, "path": path}});
+    if !request.is_object() {
+        return malformed(
+            "",
+            "a request must be {\"command\": …, \"destination\": …, \"hooks\": [...]}",
+        );
+    }
+    let Some(command) = request.get("command") else {
+        return malformed("/command", "the request has no command");
+    };
+    let Some(destination) = request.get("destination") else {
+        return malformed("/destination", "the request has no destination");
     };
     let dest = match Destination::from_json(destination) {
         Ok(d) => d,
-        Err(e) => return malformed(&e),
+        Err(e) => return malformed("/destination", &e),
     };
     let mut options = options.clone();
     if let Some(t) = request.get("stableInboxToken").filter(|t| !t.is_null()) {
-        match InboxTokens::from_template(t.as_str().unwrap_or("")) {
-            Ok(tokens) => options.tokens = tokens,
-            Err(e) => return malformed(&e),
+        match t.as_str().map(InboxTokens::from_template) {
+            Some(Ok(tokens)) => options.tokens = tokens,
+            Some(Err(e)) => return malformed("/stableInboxToken", &e),
+            None => return malformed("/stableInboxToken", "stableInboxToken must be a string"),
         }
     }
-    let hooks = request
-        .get("hooks")
-        .and_then(Value::as_array)
-        .map_or(&[][..], Vec::as_slice);
+    let hooks = match request.get("hooks") {
+        None | Some(Value::Null) => &[][..],
+        Some(Value::Array(hooks)) => hooks.as_slice(),
+        Some(_) => return malformed("/hooks", "hooks must be an array of the hooks the lookups find"),
+    };
     let mut next = start::<Hook>(command, &dest, &options);
     loop {
         match next {

@@ -34,11 +34,13 @@ pub fn negotiate(capabilities: &Value, ceiling: u32) -> Result<u32, EncodeError>
 }
 
 /// One `hookwire --family turn-control negotiate --lines` request, `{"capabilities": {…} | null}`,
-/// answered: `{"ok": {"target": {"version": N}}}` or `{"error": …}`.
+/// answered: `{"ok": {"target": {"version": N}}}` or `{"error": …}` (a malformed line is
+/// `INVALID_REQUEST` with the `path` of what is missing).
 #[doc(hidden)] // host plumbing: one `negotiate --lines` line
 pub fn answer_request(request: &Value, ceiling: u32) -> Value {
     let Some(capabilities) = request.get("capabilities") else {
-        return json!({"error": {"code": "INVALID_REQUEST", "message": "each line must be {\"capabilities\": {…} | null}"}});
+        let path = if request.is_object() { "/capabilities" } else { "" };
+        return json!({"error": {"code": "INVALID_REQUEST", "message": "each line must be {\"capabilities\": {…} | null}", "path": path}});
     };
     match negotiate(capabilities, ceiling) {
         Ok(version) => json!({"ok": {"target": {"version": version}}}),

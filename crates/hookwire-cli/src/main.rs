@@ -569,6 +569,12 @@ fn decode_error(e: &DecodeError) -> Failure {
     }
 }
 
+/// The failure with the JSON pointer of the request's place that is wrong.
+fn at(path: &str, mut f: Failure) -> Failure {
+    f.extra.insert("path".into(), json!(path));
+    f
+}
+
 fn input_error(code: &'static str, message: String) -> Failure {
     Failure {
         code,
@@ -673,13 +679,19 @@ fn result_line(r: Result<Value, Failure>) -> String {
 fn encode_line(desc: &FamilyDesc, line: &[u8]) -> Result<Value, Failure> {
     let v = parse(line)?;
     let Value::Object(mut req) = v else {
-        return Err(input_error(
-            "INVALID_REQUEST",
-            "each line must be {\"command\": …, \"target\": …}".into(),
+        return Err(at(
+            "",
+            input_error(
+                "INVALID_REQUEST",
+                "each line must be {\"command\": …, \"target\": …}".into(),
+            ),
         ));
     };
     let Some(command) = req.remove("command") else {
-        return Err(input_error("INVALID_REQUEST", "the line has no \"command\"".into()));
+        return Err(at(
+            "/command",
+            input_error("INVALID_REQUEST", "the line has no \"command\"".into()),
+        ));
     };
     let target = req
         .remove("target")

@@ -129,12 +129,54 @@ fn encode_lines_with_targets_and_errors() {
     assert_eq!(out[3]["error"]["path"], "/payloads/0/message");
     assert!(out[3]["error"]["expected"].as_str().unwrap().contains("UserContent"));
     assert_eq!(out[4]["error"]["code"], "INVALID_REQUEST");
+    assert_eq!(out[4]["error"]["path"], "/command");
     assert_eq!(out[5]["error"]["code"], "INVALID_REQUEST");
+    assert_eq!(
+        out[5]["error"]["path"], "",
+        "a line that is not an object: the whole request"
+    );
     assert_eq!(
         out[6],
         json!({"ok": {"kind": "reset", "reason": "r", "version": WIRE_VERSION}}),
         "the target defaults to the current version"
     );
+}
+
+#[test]
+fn malformed_negotiate_requests_name_the_place_that_is_wrong() {
+    let requests = [
+        (r#"[1]"#, ""),
+        (r#"{"destination":{"token":"t"}}"#, "/command"),
+        (r#"{"command":{"kind":"clear"}}"#, "/destination"),
+        (
+            r#"{"command":{"kind":"clear"},"destination":{"token":5}}"#,
+            "/destination",
+        ),
+        (
+            r#"{"command":{"kind":"clear"},"destination":{"token":"t"},"hooks":{}}"#,
+            "/hooks",
+        ),
+        (
+            r#"{"command":{"kind":"clear"},"destination":{"token":"t"},"stableInboxToken":3}"#,
+            "/stableInboxToken",
+        ),
+        (
+            r#"{"command":{"kind":"clear"},"destination":{"token":"t"},"stableInboxToken":"no-run-id"}"#,
+            "/stableInboxToken",
+        ),
+    ];
+    let input: Vec<&str> = requests.iter().map(|(r, _)| *r).collect();
+    let o = hookwire(&["negotiate", "--lines"], input.join("\n").as_bytes());
+    let out = lines(&o);
+    assert_eq!(out.len(), requests.len());
+    for ((request, path), answer) in requests.iter().zip(&out) {
+        assert_eq!(answer["error"]["code"], "INVALID_REQUEST", "{request}");
+        assert_eq!(answer["error"]["path"], *path, "{request}");
+    }
+    let o = hookwire(&["--family", "turn-control", "negotiate", "--lines"], b"[1]\n{}\n");
+    let out = lines(&o);
+    assert_eq!(out[0]["error"]["path"], "");
+    assert_eq!(out[1]["error"]["path"], "/capabilities");
 }
 
 fn nested(depth: usize) -> String {
