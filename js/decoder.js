@@ -5,13 +5,15 @@
 // context per delivery) or from a precompiled module (js/init.js) — and `decode`, which hands
 // the value to the wasm module by handle and turns the codes the module leaves behind into the
 // family's error (no string is formatted in wasm).
-import { IMPORTS, exportsOf } from "hookwire:wasm";
+import { IMPORTS, MEMORY, MEMORY_KEY, exportsOf } from "hookwire:wasm";
 import { CODES, DETAILS, FAMILY, MESSAGES, SYMBOLS, WIRE_VERSION } from "hookwire:contract";
 import { mark, settle, V } from "./host.js";
 
 let startFailure = null;
 let module = null;
 let wasm = null;
+/** The memory of the current instance. */
+let memory = null;
 /** Whether something unwound through the instance: the next decode starts a fresh one. */
 let stale = false;
 /** How many decodes are running (a getter of a value being decoded may decode). */
@@ -19,9 +21,14 @@ let running = 0;
 
 /** Instantiate the module (again, after an exception unwound through it and left it suspect). */
 function start() {
+  // The first instance takes the memory the glue made (the inline entries unpacked the module's
+  // text in it); a later one gets a fresh memory, so a decode still running on the instance it
+  // replaces keeps its stack.
+  const fresh = memory !== null;
+  memory = fresh ? new WebAssembly.Memory({ initial: MEMORY.buffer.byteLength >>> 16 }) : MEMORY;
   // wasm-bindgen's start function only fills its externref table, which this module never uses
   // (values travel as handles): it is not called.
-  wasm = exportsOf(new WebAssembly.Instance(module, IMPORTS).exports);
+  wasm = exportsOf(new WebAssembly.Instance(module, fresh ? { a: { ...IMPORTS.a, [MEMORY_KEY]: memory } } : IMPORTS).exports);
   stale = false;
 }
 
@@ -101,5 +108,5 @@ export function decoder(ErrorClass) {
 export function memoryStats() {
   if (startFailure !== null) throw startFailure;
   const table = wasm.__wbindgen_externrefs;
-  return { memoryBytes: wasm.memory.buffer.byteLength, tableSlots: table ? table.length : 0, handles: V.length };
+  return { memoryBytes: memory.buffer.byteLength, tableSlots: table ? table.length : 0, handles: V.length };
 }

@@ -3,10 +3,11 @@
 ;; The text is base 85 over the characters '#' (35) to 'x' (120) without '\' (92): five
 ;; characters per little-endian 32-bit word, nothing a JS string literal has to escape.
 ;; `d(n)` reads n characters (a multiple of 5) from address 0 and writes the words from address 0:
-;; each word lands behind the characters still to read, so one buffer serves both.
+;; each word lands behind the characters still to read, so one buffer serves both. The memory is
+;; the decoder's own (imported), which its first instance then takes over: one allocation.
 ;; Assembled by scripts/build-pkg.mjs (binaryen) and inlined as a byte array.
 (module
-  (memory (export "m") 1)
+  (import "a" "m" (memory 1))
   (func (export "d") (param $n i32)
     (local $i i32) (local $o i32) (local $word i32) (local $c i32) (local $k i32)
     (block $done

@@ -64,6 +64,10 @@ const UNUSED_EXPORTS = new Set(["__abort_handler", "__instance_terminated"]);
 
 /** wasm-pack + wasm-opt for one feature set; returns the inline module's path and the wasm bytes. */
 function compile(name, crate, feature, outDir, env = {}) {
+  // An imported memory is one only this package makes (zero-filled, with the inline text unpacked
+  // below the stack's top, where no data segment lies): wasm-opt may then drop the zeros of the
+  // data segments as it does for a memory of the module's own.
+  const zeroFilled = /--import-memory/.test(env.RUSTFLAGS ?? "") ? ["--zero-filled-memory"] : [];
   run("wasm-pack", [
     "build", crate, "--release", "--target", "bundler", "--out-dir", join(root, outDir), "--out-name", "hookwire", "--no-pack",
     "--", "--no-default-features", "--features", feature,
@@ -71,12 +75,12 @@ function compile(name, crate, feature, outDir, env = {}) {
   const out = join(root, outDir);
   const named = join(work, `${name}.names.wasm`);
   const shipped = join(work, `${name}.wasm`);
-  run(bin("wasm-opt"), [join(out, "hookwire_bg.wasm"), "-Oz", ...WASM_FEATURES, "-g", "-o", named]);
+  run(bin("wasm-opt"), [join(out, "hookwire_bg.wasm"), "-Oz", ...WASM_FEATURES, ...zeroFilled, "-g", "-o", named]);
   // The shipped module: stripped, and its import/export names minified (they would otherwise be
   // paid twice, in the wasm and in the glue); the JS side gets the name map below.
   const map = JSON.parse(
     execFileSync(bin("wasm-opt"), [
-      named, "-Oz", ...WASM_FEATURES, "--strip-debug", "--strip-producers", "--strip-target-features",
+      named, "-Oz", ...WASM_FEATURES, ...zeroFilled, "--strip-debug", "--strip-producers", "--strip-target-features",
       "--minify-imports-and-exports-and-modules", "-o", shipped,
     ], { cwd: root, encoding: "utf8" }),
   );
@@ -88,11 +92,19 @@ function compile(name, crate, feature, outDir, env = {}) {
   const sources = { "./hookwire_bg.js": "hookwire:glue", "hookwire:host": "hookwire:host" };
   const lines = [];
   const fields = [];
+  // A decoder imports its memory (made by the glue): the inline text is unpacked in it, and a
+  // re-instantiation swaps in a fresh one under MEMORY_KEY.
+  let memory = "export const MEMORY = null;\nexport const MEMORY_KEY = null;";
   map.imports.forEach(([module, field, short], i) => {
     if (!sources[module]) throw new Error(`unexpected wasm import module ${module}`);
     lines.push(`import { ${field} as i${i} } from "${sources[module]}";`);
     fields.push(`${short}: i${i}`);
+    if (field === "memory") memory = `export const MEMORY = i${i};\nexport const MEMORY_KEY = ${JSON.stringify(short)};`;
   });
+  lines.push(memory);
+  // The inline text is unpacked at address 0 of the decoder's memory, below its 64 KiB stack's
+  // top and the data segments above it (js/inline.js relies on it).
+  if (zeroFilled.length && base85(bytes).length > 65536) throw new Error(`${name}: the inline text no longer fits below the stack's top`);
   const inline = join(work, `${name}.inline.js`);
   writeFileSync(
     inline,
@@ -203,8 +215,9 @@ async function decoderEntry(entry, out, module, contract) {
 // The decoders: one module per family, each entry self-contained. Their shadow stack is 64 KiB
 // (Rust's default is 1 MiB): a decode's frames take a few hundred bytes, even four nested decodes
 // (the most getters may start), and every fresh workflow context allocates the whole memory at
-// instantiation, so the module's memory is 2 pages instead of 17.
-const DECODER_FLAGS = { RUSTFLAGS: "-C link-arg=-zstack-size=65536" };
+// instantiation, so the module's memory is 2 pages instead of 17. The memory is imported: the
+// inline entries unpack the module's text in it first (js/unpack.wat), one memory for both.
+const DECODER_FLAGS = { RUSTFLAGS: "-C link-arg=-zstack-size=65536 -C link-arg=--import-memory" };
 const decoder = compile("hookwire", "crates/hookwire-wasm", "wasm", "pkg", DECODER_FLAGS);
 const session = await decoderEntry("entry.js", "hookwire.cjs", decoder, "contract.js");
 const turnControl = compile("turn-control", "crates/hookwire-wasm", "wasm-turn-control", "target/wasm/turn-control-pack", {

@@ -1,0 +1,10 @@
+import { execFileSync } from "node:child_process";
+import * as esbuild from "esbuild";
+import { mkdirSync } from "node:fs";
+const here = "/work/main/bench";
+mkdirSync(`${here}/out`, { recursive: true });
+for (const c of ["wasm", "valibot"]) await esbuild.build({ stdin: { contents: `import { decode } from "./contenders/${c}.mjs"; globalThis.result = decode(globalThis.input);`, resolveDir: here, loader: "js" }, bundle: true, minify: true, format: "cjs", platform: "neutral", target: "es2022", outfile: `${here}/out/${c}.cjs`, logLevel: "silent", mainFields: ["module", "main"], conditions: ["import", "default"] });
+const r = { wasm: [], valibot: [] };
+for (let i = 0; i < 7; i++) for (const c of Object.keys(r)) r[c].push(JSON.parse(execFileSync(process.execPath, [`${here}/worker.mjs`, c, "cold"], { encoding: "utf8" })).ms);
+const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+console.log(r, "ratio", (med(r.wasm) / med(r.valibot)).toFixed(2));
