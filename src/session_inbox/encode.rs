@@ -212,13 +212,20 @@ pub fn error_json(e: &EncodeError) -> Value {
     Value::Object(m)
 }
 
+/// `{key: value}`, moving `value` in (`json!` would copy it through `Serialize`).
+pub fn answer(key: &str, value: Value) -> Value {
+    let mut m = Map::new();
+    m.insert(key.into(), value);
+    Value::Object(m)
+}
+
 /// Encode `command` for the target given as JSON (`{"version":1}`, …): `{"ok": wire}` or
 /// `{"error": …}` — the answer of one `hookwire encode --lines` line.
 pub fn encode_result(command: Value, target: &Value) -> Value {
     let result = Target::from_json(target).and_then(|t| encode_owned(command, t));
     match result {
-        Ok(wire) => serde_json::json!({ "ok": wire }),
-        Err(e) => serde_json::json!({ "error": error_json(&e) }),
+        Ok(wire) => answer("ok", wire),
+        Err(e) => answer("error", error_json(&e)),
     }
 }
 
