@@ -34,33 +34,42 @@ pub fn write_value(value: &Value, out: &mut String) {
             out.push(']');
         }
         Value::Object(map) => {
+            let start = out.len();
             out.push('{');
             // A map iterates in UTF-8 byte order, which is UTF-16 order unless a key holds a
             // character from U+E000 on (UTF-8 lead byte 0xEE or above): only then sort again.
-            if map.keys().all(|k| utf8_order_is_utf16_order(k)) {
-                for (i, (k, x)) in map.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    write_str(k, out);
-                    out.push(':');
-                    write_value(x, out);
+            for (i, (k, x)) in map.iter().enumerate() {
+                if !utf8_order_is_utf16_order(k) {
+                    out.truncate(start);
+                    return write_sorted(map, out);
                 }
-            } else {
-                let mut keys: Vec<&String> = map.keys().collect();
-                keys.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
-                for (i, k) in keys.into_iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    write_str(k, out);
-                    out.push(':');
-                    write_value(&map[k.as_str()], out);
+                if i > 0 {
+                    out.push(',');
                 }
+                write_str(k, out);
+                out.push(':');
+                write_value(x, out);
             }
             out.push('}');
         }
     }
+}
+
+/// An object whose keys must be sorted by UTF-16 code units.
+#[cold]
+fn write_sorted(map: &serde_json::Map<String, Value>, out: &mut String) {
+    let mut keys: Vec<&String> = map.keys().collect();
+    keys.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+    out.push('{');
+    for (i, k) in keys.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_str(k, out);
+        out.push(':');
+        write_value(&map[k.as_str()], out);
+    }
+    out.push('}');
 }
 
 /// Whether sorting `key` among others by UTF-8 bytes agrees with sorting by UTF-16 code units:
@@ -100,13 +109,35 @@ fn write_u64(mut u: u64, out: &mut String) {
     out.push_str(core::str::from_utf8(&buf[i..]).unwrap_or("0"));
 }
 
+/// Which bytes a JSON string literal escapes: control characters, `"` and the backslash.
+const ESCAPED: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
 /// `s` as a JSON string literal, escaped exactly as `JSON.stringify` escapes it.
+#[inline]
 pub fn write_str(s: &str, out: &mut String) {
     out.push('"');
-    let bytes = s.as_bytes();
+    match s.bytes().position(|b| ESCAPED[b as usize]) {
+        None => out.push_str(s),
+        Some(first) => write_escaped(s, first, out),
+    }
+    out.push('"');
+}
+
+#[cold]
+fn write_escaped(s: &str, first: usize, out: &mut String) {
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        if b >= 0x20 && b != b'"' && b != b'\\' {
+    for (i, &b) in s.as_bytes().iter().enumerate().skip(first) {
+        if !ESCAPED[b as usize] {
             continue;
         }
         // Every byte that needs escaping is ASCII, so `start..i` falls on character boundaries.
@@ -129,7 +160,6 @@ pub fn write_str(s: &str, out: &mut String) {
         }
     }
     out.push_str(&s[start..]);
-    out.push('"');
 }
 
 /// A number as JavaScript's `Number.prototype.toString()` writes it (`1`, `0.5`, `1e+21`,
