@@ -126,11 +126,35 @@ const ESCAPED: [bool; 256] = {
 #[inline]
 pub fn write_str(s: &str, out: &mut String) {
     out.push('"');
-    match s.bytes().position(|b| ESCAPED[b as usize]) {
+    match first_escaped(s.as_bytes()) {
         None => out.push_str(s),
         Some(first) => write_escaped(s, first, out),
     }
     out.push('"');
+}
+
+/// The index of the first byte of `bytes` that a JSON string literal escapes, eight bytes at a
+/// time: a byte below 0x20 or equal to `"` or `\` sets the high bit of its lane in `hit`.
+#[inline]
+fn first_escaped(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let mut chunks = bytes.chunks_exact(8);
+    for (i, chunk) in chunks.by_ref().enumerate() {
+        let mut lanes = [0u8; 8];
+        lanes.copy_from_slice(chunk);
+        let x = u64::from_ne_bytes(lanes);
+        let below = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
+        if (below | zero(x ^ (ONES * u64::from(b'"'))) | zero(x ^ (ONES * u64::from(b'\\')))) != 0 {
+            // A lane may be flagged by a borrow from a lower one: look at the bytes themselves.
+            return chunk.iter().position(|b| ESCAPED[*b as usize]).map(|j| i * 8 + j);
+        }
+    }
+    let rest = chunks.remainder();
+    rest.iter()
+        .position(|b| ESCAPED[*b as usize])
+        .map(|j| bytes.len() - rest.len() + j)
 }
 
 #[cold]
@@ -275,5 +299,26 @@ mod tests {
         for n in [0u64, 1, 9, 10, 99, 100, 12345678901234, 1 << 53] {
             assert_eq!(to_string(&json!(n)), number_to_string(n as f64));
         }
+    }
+
+    #[test]
+    fn escapes_are_found_at_every_place_of_a_chunk() {
+        for len in 0..20 {
+            for at in 0..len {
+                for c in ['"', '\\', '\n', '\u{1f}', '\u{0}'] {
+                    let mut s: String = "abcdéfghijklmnopqrst".chars().take(len).collect();
+                    s.replace_range(
+                        s.char_indices().nth(at).map(|(i, ch)| i..i + ch.len_utf8()).unwrap(),
+                        &c.to_string(),
+                    );
+                    let expected = serde_json::to_string(&s).unwrap();
+                    assert_eq!(to_string(&json!(s)), expected, "{s:?}");
+                }
+            }
+        }
+        assert_eq!(
+            to_string(&json!("\u{7f}\u{80}\u{ff}\u{2028}")),
+            "\"\u{7f}\u{80}\u{ff}\u{2028}\""
+        );
     }
 }

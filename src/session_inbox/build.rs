@@ -245,10 +245,30 @@ pub const CARRIED_KEYS: [&str; 5] = ["auth", "caller", "requestId", "taskDeliver
 /// error to report, or a shape of command the view does not take).
 pub fn view(command: &Value) -> Option<Wire<'_>> {
     let cmd = command.as_object()?;
-    match cmd.get("kind")?.as_str()? {
+    // One pass over the command's keys (in key order): each envelope field by reference.
+    let (mut kind, mut payload, mut payloads, mut delivery, mut entries) = (None, None, None, None, None);
+    let mut carried = [None; 5];
+    let mut undeclared = false;
+    for (key, v) in cmd {
+        match key.as_str() {
+            "auth" => carried[0] = Some(v),
+            "caller" => carried[1] = Some(v),
+            "delivery" => delivery = Some(v),
+            "deliveryMetadata" => entries = Some(v),
+            "kind" => kind = Some(v),
+            "payload" => payload = Some(v),
+            "payloads" => payloads = Some(v),
+            "requestId" => carried[2] = Some(v),
+            "taskDeliveryId" => carried[3] = Some(v),
+            "turnPolicy" => carried[4] = Some(v),
+            _ => undeclared = true,
+        }
+    }
+    match kind?.as_str()? {
+        // A send drops what it does not carry (`payloads`, `deliveryMetadata`, unknown keys).
         "send" => {
-            let payload = cmd.get("payload")?;
-            let entries = match cmd.get("delivery") {
+            let payload = payload?;
+            let entries = match delivery {
                 None => None,
                 Some(d) => {
                     let d = d.as_object()?;
@@ -262,30 +282,24 @@ pub fn view(command: &Value) -> Option<Wire<'_>> {
                 payloads: Payloads::One(payload),
                 mirror: Mirror::Same(payload),
                 entries,
-                carried: CARRIED_KEYS.map(|k| cmd.get(k)),
+                carried,
             }))
         }
-        "deliver" => {
-            // Exactly the keys a deliver value may have: anything else is the long way's error.
-            let declared =
-                |k: &str| k == "kind" || k == "payloads" || k == "deliveryMetadata" || CARRIED_KEYS.contains(&k);
-            if !cmd.keys().all(|k| declared(k)) {
-                return None;
-            }
-            let payloads = cmd.get("payloads")?;
+        // Exactly the keys a deliver value may have: anything else is the long way's error.
+        "deliver" if !undeclared && payload.is_none() && delivery.is_none() => {
+            let payloads = payloads?;
             let mirror = match payloads.as_array()?.as_slice() {
                 [one] => Mirror::Same(one),
                 _ => Mirror::Merged(coalesce(payloads)?),
             };
-            let entries = cmd.get("deliveryMetadata").map(Entries::List);
             Some(Wire::Deliver(Deliver {
                 payloads: Payloads::List(payloads),
                 mirror,
-                entries,
-                carried: CARRIED_KEYS.map(|k| cmd.get(k)),
+                entries: entries.map(Entries::List),
+                carried,
             }))
         }
-        k if COMMAND_KINDS.contains(&k) && !cmd.contains_key("version") => Some(Wire::Control(cmd)),
+        k if k != "deliver" && COMMAND_KINDS.contains(&k) && !cmd.contains_key("version") => Some(Wire::Control(cmd)),
         _ => None,
     }
 }
