@@ -148,6 +148,8 @@ function wirePath(kind, path) {
 }
 
 const escape = (k) => k.replaceAll("~", "~0").replaceAll("/", "~1");
+/** A character JSON.stringify escapes, or a UTF-16 surrogate (paired or not): a string without one is its own JSON text in quotes. */
+const PLAIN_NOT = /[\u0000-\u001f"\\\ud800-\udfff]/;
 const NESTED = `JSON nested at most ${MAX_DEPTH} levels deep, and no deeper than the stack left to the encoder allows`;
 const LONG = `a command whose JSON text is at most ${MAX_TEXT} characters long`;
 
@@ -191,6 +193,9 @@ function commandText(command, ErrorClass = SessionInboxWireError) {
   };
   const string = (s) => {
     grow(s.length + 2); // before JSON.stringify copies or escapes it
+    // The common case: nothing to escape and no surrogate at all, so the JSON text is the string
+    // in quotes (what JSON.stringify writes), and it is well-formed.
+    if (!PLAIN_NOT.test(s)) return `"${s}"`;
     // JSON text cannot carry an unpaired UTF-16 surrogate without altering it (a parser refuses
     // the \ud800 escape JSON.stringify writes): refuse it here, at its place.
     if (!isWellFormed(s)) throw fail(here(), "a string without unpaired UTF-16 surrogates", "a string with one");
