@@ -297,9 +297,9 @@ fn view_checked(command: &Value, target: Target) -> Option<Wire<'_>> {
     }
     let wire = build::view(command)?;
     let to = target.walk_to();
-    let ok = accepts(&wire, WIRE_VERSION)
+    let ok = accepts(&wire, WIRE_VERSION, None)
         && walk_changes_only_version(&wire, to)
-        && (to == WIRE_VERSION || accepts(&wire, to));
+        && (to == WIRE_VERSION || accepts(&wire, to, Some(WIRE_VERSION)));
     ok.then_some(wire)
 }
 
@@ -391,12 +391,20 @@ fn object_fields(shape: &'static Shape) -> Option<&'static Fields> {
     }
 }
 
-/// `Shape::accepts` of an object given as its fields (each key once).
-fn object_accepts<'a>(fields: &Fields, pieces: impl IntoIterator<Item = (&'a str, Piece<'a>)>) -> bool {
+/// `Shape::accepts` of an object given as its fields (each key once). `known`, when given, is a
+/// shape the object is already known to have: see [`accepts_known`].
+fn object_accepts<'a>(
+    fields: &Fields,
+    known: Option<&'static Fields>,
+    pieces: impl IntoIterator<Item = (&'a str, Piece<'a>)>,
+) -> bool {
     let mut required = 0;
     for (key, piece) in pieces {
+        let known = known
+            .and_then(|k| k.fields.iter().find(|f| f.name == key))
+            .map(|f| f.shape);
         match fields.fields.iter().find(|f| f.name == key) {
-            Some(f) if piece_accepts(f.shape, &piece) => required += usize::from(f.required),
+            Some(f) if piece_accepts(f.shape, known, &piece) => required += usize::from(f.required),
             Some(_) => return false,
             None if fields.strict => return false,
             None => {}
@@ -405,20 +413,32 @@ fn object_accepts<'a>(fields: &Fields, pieces: impl IntoIterator<Item = (&'a str
     required == fields.fields.iter().filter(|f| f.required).count()
 }
 
-/// `Shape::accepts` of one piece; a shape of a form it does not expect declines (`false`).
-fn piece_accepts(shape: &'static Shape, piece: &Piece<'_>) -> bool {
+/// `Shape::accepts` of one piece (already known to have the shape `known`, when given); a shape
+/// of a form it does not expect declines (`false`).
+fn piece_accepts(shape: &'static Shape, known: Option<&'static Shape>, piece: &Piece<'_>) -> bool {
+    let known_item = || match known.map(resolve) {
+        Some(Shape::Array(item)) => Some(*item),
+        _ => None,
+    };
     match (piece, resolve(shape)) {
-        (Piece::Value(v), _) => shape.accepts(v),
+        (Piece::Value(v), _) => match known {
+            Some(k) => accepts_known(shape, k, v),
+            None => shape.accepts(v),
+        },
         (Piece::Str(s), Shape::Const(c)) => c == s,
         (Piece::Str(_), Shape::Str) => true,
         (Piece::Str(s), Shape::Enum(set)) => set.contains(s),
         (Piece::Number(n), Shape::ConstNumber(m)) => n == m,
         (Piece::Number(_), Shape::Number) => true,
         (Piece::Number(n), Shape::Integer { min, max }) => (*min..=*max).contains(&i64::from(*n)),
-        (Piece::One(p), Shape::Array(item)) => item.accepts(p),
+        (Piece::One(p), Shape::Array(item)) => match known_item() {
+            Some(k) => accepts_known(item, k, p),
+            None => item.accepts(p),
+        },
         (Piece::SendEntry(d), Shape::Array(item)) => object_fields(item).is_some_and(|fields| {
             object_accepts(
                 fields,
+                known_item().and_then(object_fields),
                 d.iter()
                     .map(|(k, v)| (k.as_str(), Piece::Value(v)))
                     .chain([("payloadIndex", Piece::Number(0))]),
@@ -428,9 +448,29 @@ fn piece_accepts(shape: &'static Shape, piece: &Piece<'_>) -> bool {
     }
 }
 
-/// Whether the view's value, at `version`, has that version's frozen shape.
-fn accepts(wire: &Wire<'_>, version: u32) -> bool {
+/// `target.accepts(v)` for a value `v` already known to have the shape `known`: where the two
+/// shapes are one and the same static shape, the answer is known and nothing is walked; objects
+/// and arrays are walked only down to the parts whose shapes differ (a target version's shape
+/// reuses most of the current version's parts).
+fn accepts_known(target: &'static Shape, known: &'static Shape, v: &Value) -> bool {
+    let (t, k) = (resolve(target), resolve(known));
+    if core::ptr::eq(t, k) {
+        return true;
+    }
+    match (t, k) {
+        (Shape::Array(t), Shape::Array(k)) => v.as_array().is_some_and(|a| a.iter().all(|x| accepts_known(t, k, x))),
+        (Shape::Object(t), Shape::Object(k)) => v
+            .as_object()
+            .is_some_and(|m| object_accepts(t, Some(k), m.iter().map(|(key, x)| (key.as_str(), Piece::Value(x))))),
+        _ => target.accepts(v),
+    }
+}
+
+/// Whether the view's value, at `version`, has that version's frozen shape; `known` is a version
+/// whose shape it is already known to have.
+fn accepts(wire: &Wire<'_>, version: u32, known: Option<u32>) -> bool {
     let shape = producer_version(version).wire;
+    let known = known.map(|k| producer_version(k).wire);
     let version_piece = ("version", Piece::Number(version));
     match wire {
         Wire::Control(map) => {
@@ -438,6 +478,7 @@ fn accepts(wire: &Wire<'_>, version: u32) -> bool {
             variant(shape, kind).is_some_and(|fields| {
                 object_accepts(
                     fields,
+                    known.and_then(|k| variant(k, kind)),
                     map.iter()
                         .map(|(k, v)| (k.as_str(), Piece::Value(v)))
                         .chain([version_piece]),
@@ -462,6 +503,7 @@ fn accepts(wire: &Wire<'_>, version: u32) -> bool {
                 .filter_map(|(k, v)| v.map(|v| (*k, Piece::Value(v))));
             object_accepts(
                 fields,
+                known.and_then(|k| variant(k, "deliver")),
                 [
                     ("kind", Piece::Str("deliver")),
                     version_piece,
