@@ -287,7 +287,8 @@ pub fn encode_answer_into(command: &Value, target: &Value, out: &mut String) {
 // declines (every error, and every value a `down` step changes) goes the long way.
 
 /// The version whose `down` steps [`walk_changes_only_version`] knows. Any other current version
-/// takes the long way until the short one is taught the new step.
+/// takes the long way (the same answers, slower) until the short one is taught the new step:
+/// what that step changes goes into [`walk_changes_only_version`], and this constant moves up.
 const SHORT_WAY_VERSION: u32 = 6;
 
 /// The view of `command`, when the short way can encode it for `target`.
@@ -796,7 +797,10 @@ mod tests {
                 assert_eq!(answer, crate::canonical::to_string(&long_answer), "{at}");
             }
         }
-        assert!(short > commands.len() * 2, "the short way took only {short} encodes");
+        // A new version turns the short way off until it is taught that version's `down` step.
+        if super::WIRE_VERSION == super::SHORT_WAY_VERSION {
+            assert!(short > commands.len() * 2, "the short way took only {short} encodes");
+        }
     }
 
     #[test]
