@@ -1,38 +1,74 @@
-//! The native encoder's benchmark (`cargo run --release --example encode-bench`): build plus
-//! full validation plus target conversion of bench/commands.json for each target, printed as commands per second (one
-//! JSON line). bench/run.mjs runs it beside zod 4 doing the same work.
+//! The native encoder's benchmark (`cargo run --release --example encode-bench --features std`):
+//! bench/commands.json encoded for each target — build, validation against the current shape,
+//! the `down` steps, validation against the target's shape, the v0 conversion — valid commands
+//! and rejects timed apart, each two ways: the wire value (`encode_owned`, a `serde_json::Value`
+//! from an owned command) and the wire text (`encode_into`, canonical JSON bytes from a borrowed
+//! command, into a reused buffer). Prints commands per second as one JSON line:
+//! `{"v6": {"valid": {"value": …, "text": …}, "rejects": {…}}, …}`. bench/run.mjs runs it beside
+//! zod 4 doing the same work.
 
-use hookwire::session_inbox::encode::{encode_owned, Target};
-use serde_json::Value;
+use hookwire::session_inbox::encode::{encode_into, encode_owned, Target};
+use serde_json::{json, Map, Value};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
+
+const TARGETS: [&str; 4] = ["v6", "v1", "v0-deliver", "v0-send"];
+const RUN: Duration = Duration::from_millis(400);
+
+/// Commands per second of `f` over `commands`, in batches of 1,000 (warmed up first).
+fn rate(commands: &[Value], mut f: impl FnMut(&[Value]) -> Duration) -> f64 {
+    let batch: Vec<Value> = (0..1_000).map(|i| commands[i % commands.len()].clone()).collect();
+    for _ in 0..10 {
+        f(&batch);
+    }
+    let (mut count, mut elapsed) = (0usize, Duration::ZERO);
+    while elapsed < RUN {
+        elapsed += f(&batch);
+        count += batch.len();
+    }
+    count as f64 / elapsed.as_secs_f64()
+}
 
 fn main() {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bench/commands.json"))
         .expect("bench/commands.json");
     let doc: Value = serde_json::from_str(&text).expect("JSON");
     let commands = doc["commands"].as_array().expect("commands").clone();
-    let mut out = serde_json::Map::new();
-    for name in ["v1", "v0-deliver", "v0-send"] {
+    let mut out = Map::new();
+    for name in TARGETS {
         let target = Target::from_name(name).expect("target");
-        // The producer hands over a command it built: the pool of owned commands is made
-        // outside the timed loop, as zod's benchmark reuses its command objects.
-        let pool = |n: usize| -> Vec<Value> { (0..n).map(|i| commands[i % commands.len()].clone()).collect() };
-        for c in pool(20_000) {
-            let _ = black_box(encode_owned(c, target));
+        let (valid, rejects): (Vec<Value>, Vec<Value>) = commands
+            .iter()
+            .cloned()
+            .partition(|c| encode_owned(c.clone(), target).is_ok());
+        let mut sets = Map::new();
+        for (set, list) in [("valid", &valid), ("rejects", &rejects)] {
+            // The wire value from an owned command: the producer hands over a command it built,
+            // so the owned copies are made outside the timed loop (zod's benchmark likewise
+            // reuses its command objects).
+            let value = rate(list, |batch| {
+                let owned = batch.to_vec();
+                let start = Instant::now();
+                for c in owned {
+                    let _ = black_box(encode_owned(black_box(c), target));
+                }
+                start.elapsed()
+            });
+            let mut buf = String::with_capacity(4096);
+            let text = rate(list, |batch| {
+                let start = Instant::now();
+                for c in batch {
+                    buf.clear();
+                    let _ = black_box(encode_into(black_box(c), target, &mut buf));
+                }
+                start.elapsed()
+            });
+            sets.insert(
+                set.into(),
+                json!({ "value": value, "text": text, "commands": list.len() }),
+            );
         }
-        let (mut count, mut elapsed) = (0usize, Duration::ZERO);
-        while elapsed < Duration::from_millis(700) {
-            let batch = pool(1_000);
-            let start = Instant::now();
-            for c in batch {
-                let _ = black_box(encode_owned(black_box(c), target));
-            }
-            elapsed += start.elapsed();
-            count += 1_000;
-        }
-        let seconds = elapsed.as_secs_f64();
-        out.insert(name.into(), Value::from(count as f64 / seconds));
+        out.insert(name.into(), Value::Object(sets));
     }
     println!("{}", Value::Object(out));
 }

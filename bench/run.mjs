@@ -1,6 +1,8 @@
-// The benchmark suite: `node bench/run.mjs [ROUNDS]`. Every contender runs in the same run, each
-// measurement in a fresh process, ROUNDS rounds (default 4); medians with min–max, as ratios to
-// hookwire's wasm decoder. Raw figures go to bench/results.json. Needs pkg/ and a release CLI.
+// The benchmark suite: `node bench/run.mjs [ROUNDS] [--encode-only]`. Every contender runs in the
+// same run, each measurement in a fresh process, ROUNDS rounds (default 4); medians with min–max,
+// as ratios to hookwire's wasm decoder (decode) or to zod 4 (encode). Raw figures go to
+// bench/results.json (`--encode-only` replaces only its encode figures). Needs pkg/ and a release
+// CLI.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -11,128 +13,185 @@ import { MIX } from "./mix.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
-const rounds = Number(process.argv[2] ?? 4);
+const args = process.argv.slice(2);
+const encodeOnly = args.includes("--encode-only");
+const rounds = Number(args.find((a) => /^\d+$/.test(a)) ?? 4);
 const DECODERS = ["wasm", "plain", "zod", "zod-mini", "valibot"];
 const canon = (v) => JSON.stringify(v, (_k, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x, digits = 2) => (x >= 100 ? x.toFixed(0) : x.toFixed(digits));
 const raw = { date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, cores: cpus().length, rounds, results: {} };
 
-// 1. Every contender must decode the mix exactly as hookwire does before it is timed.
-const reference = (await import("./contenders/wasm.mjs")).decode;
-const outcome = (decode, v) => {
-  try {
-    return canon(decode(v));
-  } catch (e) {
-    return `error ${e.code}`;
-  }
-};
-for (const c of DECODERS) {
-  const { decode } = await import(`./contenders/${c}.mjs`);
-  for (const v of MIX) {
-    if (outcome(decode, v) !== outcome(reference, v)) throw new Error(`${c} disagrees with hookwire on ${canon(v)}: ${outcome(decode, v)}`);
-  }
-}
-
-// 2. Bundles: each decoder inlined into one minified CommonJS workflow script.
-const esbuild = await import("esbuild");
-mkdirSync(join(here, "out"), { recursive: true });
-const sizes = {};
-for (const c of DECODERS) {
-  const out = join(here, "out", `${c}.cjs`);
-  await esbuild.build({
-    stdin: { contents: `import { decode } from "./contenders/${c}.mjs"; globalThis.result = decode(globalThis.input);`, resolveDir: here, loader: "js" },
-    bundle: true, minify: true, format: "cjs", platform: "neutral", target: "es2022", outfile: out, logLevel: "silent",
-    mainFields: ["module", "main"], conditions: ["import", "default"],
-  });
-  const bytes = readFileSync(out);
-  sizes[c] = { minified: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, brotli: brotliCompressSync(bytes).length, base64: Math.ceil(bytes.length / 3) * 4 };
-}
-raw.results.size = sizes;
-
-// 3. Fresh-process measurements, round-robin so drift hits every contender alike.
-const SCENARIOS = ["parsed", "text", "size-100B", "size-100KB", "size-1MB", "payloads-10k", "cold"];
 const samples = {};
-for (let r = 0; r < rounds; r++) {
-  for (const s of SCENARIOS) {
-    for (const c of DECODERS) {
-      const line = execFileSync(process.execPath, [join(here, "worker.mjs"), c, s], { encoding: "utf8" });
-      const v = JSON.parse(line);
-      const x = v.opsPerSec ?? v.usPerDecode ?? v.ms;
-      ((samples[s] ??= {})[c] ??= []).push(x);
+const sizes = {};
+let perClass;
+async function decodeBench() {
+  // 1. Every contender must decode the mix exactly as hookwire does before it is timed.
+  const reference = (await import("./contenders/wasm.mjs")).decode;
+  const outcome = (decode, v) => {
+    try {
+      return canon(decode(v));
+    } catch (e) {
+      return `error ${e.code}`;
+    }
+  };
+  for (const c of DECODERS) {
+    const { decode } = await import(`./contenders/${c}.mjs`);
+    for (const v of MIX) {
+      if (outcome(decode, v) !== outcome(reference, v)) throw new Error(`${c} disagrees with hookwire on ${canon(v)}: ${outcome(decode, v)}`);
     }
   }
-  process.stderr.write(`round ${r + 1}/${rounds} done\n`);
-}
-raw.results.decode = samples;
 
-// 4. Per value class (bench/per-class.mjs): every contender in one process, taking turns.
-const perClass = JSON.parse(execFileSync(process.execPath, [join(here, "per-class.mjs"), String(Math.max(11, rounds * 4 + 1))], { encoding: "utf8" }));
-raw.results.perClass = perClass;
-process.stderr.write("per value class done\n");
-
-// 5. Encode: the native encoder against zod 4 doing the same validation and envelope building.
-execFileSync("cargo", ["build", "--quiet", "--release", "--example", "encode-bench"], { cwd: root, stdio: "inherit" });
-const encode = { native: {}, zod: {}, cli: [] };
-for (let r = 0; r < rounds; r++) {
-  const native = JSON.parse(execFileSync(join(root, "target", "release", "examples", "encode-bench"), { encoding: "utf8" }));
-  const zod = JSON.parse(execFileSync(process.execPath, [join(here, "encode-zod.mjs")], { encoding: "utf8" }));
-  for (const t of Object.keys(native)) {
-    (encode.native[t] ??= []).push(native[t]);
-    (encode.zod[t] ??= []).push(zod[t]);
+  // 2. Bundles: each decoder inlined into one minified CommonJS workflow script.
+  const esbuild = await import("esbuild");
+  mkdirSync(join(here, "out"), { recursive: true });
+  for (const c of DECODERS) {
+    const out = join(here, "out", `${c}.cjs`);
+    await esbuild.build({
+      stdin: { contents: `import { decode } from "./contenders/${c}.mjs"; globalThis.result = decode(globalThis.input);`, resolveDir: here, loader: "js" },
+      bundle: true, minify: true, format: "cjs", platform: "neutral", target: "es2022", outfile: out, logLevel: "silent",
+      mainFields: ["module", "main"], conditions: ["import", "default"],
+    });
+    const bytes = readFileSync(out);
+    sizes[c] = { minified: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, brotli: brotliCompressSync(bytes).length, base64: Math.ceil(bytes.length / 3) * 4 };
   }
-  encode.cli.push(JSON.parse(execFileSync(process.execPath, [join(here, "encode-cli.mjs")], { encoding: "utf8" })).linesPerSec);
+  raw.results.size = sizes;
+
+  // 3. Fresh-process measurements, round-robin so drift hits every contender alike.
+  const SCENARIOS = ["parsed", "text", "size-100B", "size-100KB", "size-1MB", "payloads-10k", "cold"];
+  for (let r = 0; r < rounds; r++) {
+    for (const s of SCENARIOS) {
+      for (const c of DECODERS) {
+        const line = execFileSync(process.execPath, [join(here, "worker.mjs"), c, s], { encoding: "utf8" });
+        const v = JSON.parse(line);
+        const x = v.opsPerSec ?? v.usPerDecode ?? v.ms;
+        ((samples[s] ??= {})[c] ??= []).push(x);
+      }
+    }
+    process.stderr.write(`round ${r + 1}/${rounds} done\n`);
+  }
+  raw.results.decode = samples;
+
+  // Per value class (bench/per-class.mjs): every contender in one process, taking turns.
+  perClass = JSON.parse(execFileSync(process.execPath, [join(here, "per-class.mjs"), String(Math.max(11, rounds * 4 + 1))], { encoding: "utf8" }));
+  raw.results.perClass = perClass;
+  process.stderr.write("per value class done\n");
 }
-raw.results.encode = encode;
-writeFileSync(join(here, "results.json"), JSON.stringify(raw, null, 2) + "\n");
+if (!encodeOnly) await decodeBench();
+
+// 5. Encode. First every contender must answer the mix exactly as hookwire does (the same wire
+// value for a valid command, a refusal for a reject), then: the native encoder against zod 4 (the
+// wire value, and the wire text: canonical bytes against JSON.stringify of zod's object), the JS
+// encoder (pkg/encoder.cjs) against zod 4 in one process, and `hookwire encode --lines`.
+const zod = await import("./encode-zod.mjs");
+const { encode: jsEncode } = (await import("node:module")).createRequire(import.meta.url)(join(root, "pkg", "encoder.cjs"));
+const { commands } = JSON.parse(readFileSync(join(here, "commands.json"), "utf8"));
+for (const [name, target] of Object.entries(zod.TARGETS)) {
+  for (const c of commands) {
+    const answer = (f) => {
+      try {
+        return canon(f());
+      } catch {
+        return "refused";
+      }
+    };
+    const [h, z] = [answer(() => jsEncode(c, target)), answer(() => zod.encode(c, name))];
+    if (h !== z) throw new Error(`zod disagrees with hookwire on ${canon(c)} for ${name}: ${z} against ${h}`);
+  }
+}
+execFileSync("cargo", ["build", "--quiet", "--release", "--example", "encode-bench", "--features", "std"], { cwd: root, stdio: "inherit" });
+execFileSync("cargo", ["build", "--quiet", "--release"], { cwd: root, stdio: "inherit" });
+const encode = { native: [], zod: [], js: [], cli: [] };
+for (let r = 0; r < rounds; r++) {
+  encode.native.push(JSON.parse(execFileSync(join(root, "target", "release", "examples", "encode-bench"), { encoding: "utf8" })));
+  encode.zod.push(JSON.parse(execFileSync(process.execPath, [join(here, "encode-zod.mjs")], { encoding: "utf8" })));
+  encode.js.push(JSON.parse(execFileSync(process.execPath, [join(here, "encode-js.mjs")], { encoding: "utf8" })));
+  encode.cli.push(JSON.parse(execFileSync(process.execPath, [join(here, "encode-cli.mjs")], { encoding: "utf8" })).linesPerSec);
+  process.stderr.write(`encode round ${r + 1}/${rounds} done\n`);
+}
+if (encodeOnly) {
+  const previous = JSON.parse(readFileSync(join(here, "results.json"), "utf8"));
+  previous.results.encode = encode;
+  previous.encodeRun = { date: raw.date, node: raw.node, cpu: raw.cpu, cores: raw.cores, rounds };
+  writeFileSync(join(here, "results.json"), JSON.stringify(previous, null, 2) + "\n");
+} else {
+  raw.results.encode = encode;
+  writeFileSync(join(here, "results.json"), JSON.stringify(raw, null, 2) + "\n");
+}
 
 // 6. The tables.
 const stat = (xs) => `${fmt(median(xs))} (${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))})`;
 const out = [];
-out.push(`hookwire benchmarks — ${raw.date.slice(0, 10)}, ${raw.cpu} ×${raw.cores}, Node ${raw.node}, ${rounds} rounds, medians (min–max)`);
-out.push("");
-out.push("| decode | " + DECODERS.join(" | ") + " |");
-out.push("|---|" + DECODERS.map(() => "---").join("|") + "|");
-const row = (label, s, unit, higherIsBetter, scale = 1) => {
-  const ref = median(samples[s].wasm);
-  out.push(`| ${label} | ` + DECODERS.map((c) => {
-    const m = median(samples[s][c]);
-    const ratio = higherIsBetter ? m / ref : ref / m;
-    return `${stat(samples[s][c].map((x) => x / scale))} ${unit} · **${ratio.toFixed(2)}×**`;
-  }).join(" | ") + " |");
-};
-row("parsed objects, mix", "parsed", "M/s", true, 1e6);
-row("JSON text in, mix", "text", "M/s", true, 1e6);
-for (const s of ["size-100B", "size-100KB", "size-1MB", "payloads-10k"]) row(`${s}, per decode`, s, "µs", false);
-out.push("| 1 MB / 100 B time | " + DECODERS.map((c) => `${(median(samples["size-1MB"][c]) / median(samples["size-100B"][c])).toFixed(2)}×`).join(" | ") + " |");
-out.push("| 10k payloads / 100 B time | " + DECODERS.map((c) => `${(median(samples["payloads-10k"][c]) / median(samples["size-100B"][c])).toFixed(2)}×`).join(" | ") + " |");
-row("cold start to first decode (vm)", "cold", "ms", false);
-out.push("| bundle minified / gzip / brotli / base64 (bytes) | " + DECODERS.map((c) => `${sizes[c].minified} / ${sizes[c].gzip} / ${sizes[c].brotli} / ${sizes[c].base64}`).join(" | ") + " |");
-out.push("| bundle size vs wasm | " + DECODERS.map((c) => `${(sizes[c].minified / sizes.wasm.minified).toFixed(2)}×`).join(" | ") + " |");
-out.push("");
-out.push("Ratios: to hookwire's wasm decoder; above 1× the contender is faster (or, for sizes, larger).");
-out.push("");
-const classTable = (title, table) => {
-  out.push(`| ${title} (ns per decode, one process, ${perClass.rounds} turns) | ` + DECODERS.join(" | ") + " |");
-  out.push("|---|" + DECODERS.map(() => "---").join("|") + "|");
-  for (const [name, by] of Object.entries(table)) {
-    const cell = (c) => `${by[c].median.toFixed(0)} (${by[c].min.toFixed(0)}–${by[c].max.toFixed(0)}) · **${(by[c].median / by.wasm.median).toFixed(2)}×**`;
-    out.push(`| ${name} | ${DECODERS.map(cell).join(" | ")} |`);
-  }
+if (!encodeOnly) {
+  out.push(`hookwire benchmarks — ${raw.date.slice(0, 10)}, ${raw.cpu} ×${raw.cores}, Node ${raw.node}, ${rounds} rounds, medians (min–max)`);
   out.push("");
-};
-classTable("valid values", perClass.valid);
-classTable("rejects", perClass.rejects);
-const current = perClass.valid["current deliver"].wasm.median;
-out.push("Ratios: a contender's time over hookwire's; above 1× hookwire is faster. hookwire's time per older value over a current deliver: " +
-  Object.entries(perClass.valid).filter(([n]) => n !== "current deliver" && n !== "current control").map(([n, by]) => `${n} ${(by.wasm.median / current).toFixed(2)}×`).join(", ") + ".");
-out.push("");
-out.push("| encode (commands/s) | native Rust | zod 4 in Node | native / zod |");
-out.push("|---|---|---|---|");
-for (const t of Object.keys(encode.native)) {
-  const n = encode.native[t].map((x) => x / 1e6);
-  const z = encode.zod[t].map((x) => x / 1e6);
-  out.push(`| target ${t} | ${stat(n)} M/s | ${stat(z)} M/s | **${(median(n) / median(z)).toFixed(1)}×** |`);
+  out.push("| decode | " + DECODERS.join(" | ") + " |");
+  out.push("|---|" + DECODERS.map(() => "---").join("|") + "|");
+  const row = (label, s, unit, higherIsBetter, scale = 1) => {
+    const ref = median(samples[s].wasm);
+    out.push(`| ${label} | ` + DECODERS.map((c) => {
+      const m = median(samples[s][c]);
+      const ratio = higherIsBetter ? m / ref : ref / m;
+      return `${stat(samples[s][c].map((x) => x / scale))} ${unit} · **${ratio.toFixed(2)}×**`;
+    }).join(" | ") + " |");
+  };
+  row("parsed objects, mix", "parsed", "M/s", true, 1e6);
+  row("JSON text in, mix", "text", "M/s", true, 1e6);
+  for (const s of ["size-100B", "size-100KB", "size-1MB", "payloads-10k"]) row(`${s}, per decode`, s, "µs", false);
+  out.push("| 1 MB / 100 B time | " + DECODERS.map((c) => `${(median(samples["size-1MB"][c]) / median(samples["size-100B"][c])).toFixed(2)}×`).join(" | ") + " |");
+  out.push("| 10k payloads / 100 B time | " + DECODERS.map((c) => `${(median(samples["payloads-10k"][c]) / median(samples["size-100B"][c])).toFixed(2)}×`).join(" | ") + " |");
+  row("cold start to first decode (vm)", "cold", "ms", false);
+  out.push("| bundle minified / gzip / brotli / base64 (bytes) | " + DECODERS.map((c) => `${sizes[c].minified} / ${sizes[c].gzip} / ${sizes[c].brotli} / ${sizes[c].base64}`).join(" | ") + " |");
+  out.push("| bundle size vs wasm | " + DECODERS.map((c) => `${(sizes[c].minified / sizes.wasm.minified).toFixed(2)}×`).join(" | ") + " |");
+  out.push("");
+  out.push("Ratios: to hookwire's wasm decoder; above 1× the contender is faster (or, for sizes, larger).");
+  out.push("");
+  const classTable = (title, table) => {
+    out.push(`| ${title} (ns per decode, one process, ${perClass.rounds} turns) | ` + DECODERS.join(" | ") + " |");
+    out.push("|---|" + DECODERS.map(() => "---").join("|") + "|");
+    for (const [name, by] of Object.entries(table)) {
+      const cell = (c) => `${by[c].median.toFixed(0)} (${by[c].min.toFixed(0)}–${by[c].max.toFixed(0)}) · **${(by[c].median / by.wasm.median).toFixed(2)}×**`;
+      out.push(`| ${name} | ${DECODERS.map(cell).join(" | ")} |`);
+    }
+    out.push("");
+  };
+  classTable("valid values", perClass.valid);
+  classTable("rejects", perClass.rejects);
+  const current = perClass.valid["current deliver"].wasm.median;
+  out.push("Ratios: a contender's time over hookwire's; above 1× hookwire is faster. hookwire's time per older value over a current deliver: " +
+    Object.entries(perClass.valid).filter(([n]) => n !== "current deliver" && n !== "current control").map(([n, by]) => `${n} ${(by.wasm.median / current).toFixed(2)}×`).join(", ") + ".");
+  out.push("");
 }
-out.push(`| \`hookwire encode --lines\`, end to end | ${stat(encode.cli.map((x) => x / 1e3))} k lines/s | | |`);
+const TARGET_NAMES = Object.keys(zod.TARGETS);
+const per = (runs, t, set, key) => runs.map((x) => x[t][set][key]);
+out.push(`Encode — ${encodeOnly ? `${raw.date.slice(0, 10)}, ${raw.cpu} ×${raw.cores}, Node ${raw.node}, ` : ""}${rounds} rounds, medians (min–max); ratio = hookwire / zod 4 (above 1×, hookwire is faster).`);
+out.push("");
+out.push(`Native encoder (Rust) against zod 4 (Node), bench/commands.json: ${encode.native[0].v6.valid.commands} valid commands, ${encode.native[0].v6.rejects.commands} rejects.`);
+out.push("");
+out.push("| target, commands | native → wire value | zod 4 → object | ratio | native → wire text | zod 4 → JSON.stringify | ratio |");
+out.push("|---|---|---|---|---|---|---|");
+for (const set of ["valid", "rejects"]) {
+  for (const t of TARGET_NAMES) {
+    const cells = ["value", "text"].map((key) => {
+      const n = per(encode.native, t, set, key).map((x) => x / 1e6);
+      const z = per(encode.zod, t, set, key).map((x) => x / 1e6);
+      return `${stat(n)} M/s | ${stat(z)} M/s | **${(median(n) / median(z)).toFixed(1)}×**`;
+    });
+    out.push(`| ${t}, ${set} | ${cells.join(" | ")} |`);
+  }
+}
+out.push("");
+out.push("JS encoder (pkg/encoder.cjs) against zod 4, both in one Node process, both answering a JS object.");
+out.push("");
+out.push("| target, commands | hookwire JS encoder | zod 4 | ratio |");
+out.push("|---|---|---|---|");
+for (const set of ["valid", "rejects"]) {
+  for (const t of TARGET_NAMES) {
+    const h = per(encode.js, t, set, "hookwire").map((x) => x / 1e3);
+    const z = per(encode.js, t, set, "zod").map((x) => x / 1e3);
+    out.push(`| ${t}, ${set} | ${stat(h)} k/s | ${stat(z)} k/s | **${(median(h) / median(z)).toFixed(2)}×** |`);
+  }
+}
+out.push("");
+out.push(`\`hookwire encode --lines\`, end to end (200,000 lines, a third each for v1, v0-deliver, v0-send): ${stat(encode.cli.map((x) => x / 1e3))} k lines/s`);
 console.log(out.join("\n"));

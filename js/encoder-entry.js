@@ -148,6 +148,8 @@ function wirePath(kind, path) {
 }
 
 const escape = (k) => k.replaceAll("~", "~0").replaceAll("/", "~1");
+/** A character JSON.stringify escapes, or a UTF-16 surrogate (paired or not): a string without one is its own JSON text in quotes. */
+const PLAIN_NOT = /[\u0000-\u001f"\\\ud800-\udfff]/;
 const NESTED = `JSON nested at most ${MAX_DEPTH} levels deep, and no deeper than the stack left to the encoder allows`;
 const LONG = `a command whose JSON text is at most ${MAX_TEXT} characters long`;
 
@@ -156,90 +158,114 @@ const LONG = `a command whose JSON text is at most ${MAX_TEXT} characters long`;
  * `binaries`. Answers `{ text, binaries, token, fields, trapped }`: `fields` holds the command's
  * own top-level values as read (each once), and `trapped(e)` turns a failure of the module on
  * this text into the family's error.
+ *
+ * The walk keeps the place it is at as a stack of keys and indexes and spells it as a JSON
+ * pointer only when it needs one (a failure, a binary value): a valid command costs no path text.
  */
 function commandText(command, ErrorClass = SessionInboxWireError) {
   const session = ErrorClass === SessionInboxWireError;
   const binaries = [];
-  const token = `\u0000hookwire-binary-${Math.random().toString(36).slice(2)}:`;
+  let token;
   const fields = new Map();
   const seen = new Set();
+  /** The place being written: object keys and array indexes from the root. */
+  const at = [];
   let kind;
   let size = 0;
-  let deepest = { depth: 0, path: "" };
+  let deepest = { depth: 0, at: [] };
+  const pointer = (segments, length = segments.length) => {
+    let path = "";
+    for (let i = 0; i < length; i++) {
+      const s = segments[i];
+      path += typeof s === "number" ? `/${s}` : `/${escape(s)}`;
+    }
+    return path;
+  };
+  const here = () => pointer(at);
   const fail = (path, expected, found) => invalid(session ? wirePath(kind, path) : path, expected, found, ErrorClass);
-  const tooDeep = () => fail(deepest.path, NESTED, `nesting on which the stack ran out, ${deepest.depth} levels deep`);
+  const tooDeep = () => fail(pointer(deepest.at), NESTED, `nesting on which the stack ran out, ${deepest.depth} levels deep`);
   const unreadable = (e, path) => (overflowed(e) ? tooDeep() : fail(path, "a readable value", `a value that threw while read (${why(e)})`));
   const binaryPlace = (path) =>
     session && (kind === "send" ? /^\/payload\/message\/\d+\/(image|data)$/ : /^\/payloads\/\d+\/message\/\d+\/(image|data)$/).test(path);
-  const grow = (n, path) => {
+  const grow = (n) => {
     size += n;
-    if (size > MAX_TEXT) throw fail(path, LONG, `a longer one (${size} characters by here)`);
+    if (size > MAX_TEXT) throw fail(here(), LONG, `a longer one (${size} characters by here)`);
   };
-  const string = (s, path) => {
-    grow(s.length + 2, path); // before JSON.stringify copies or escapes it
+  const string = (s) => {
+    grow(s.length + 2); // before JSON.stringify copies or escapes it
+    // The common case: nothing to escape and no surrogate at all, so the JSON text is the string
+    // in quotes (what JSON.stringify writes), and it is well-formed.
+    if (!PLAIN_NOT.test(s)) return `"${s}"`;
     // JSON text cannot carry an unpaired UTF-16 surrogate without altering it (a parser refuses
     // the \ud800 escape JSON.stringify writes): refuse it here, at its place.
-    if (!isWellFormed(s)) throw fail(path, "a string without unpaired UTF-16 surrogates", "a string with one");
+    if (!isWellFormed(s)) throw fail(here(), "a string without unpaired UTF-16 surrogates", "a string with one");
     let json;
     try {
       json = JSON.stringify(s);
     } catch (e) {
       if (overflowed(e)) throw e;
-      throw fail(path, LONG, "a string whose escaped text is longer than the engine's longest string");
+      throw fail(here(), LONG, "a string whose escaped text is longer than the engine's longest string");
     }
-    grow(json.length - s.length - 2, path);
+    grow(json.length - s.length - 2);
     return json;
   };
-  const write = (v, path, depth) => {
+  // Each failure is reported at the place `at` holds when it is thrown; a value that throws
+  // while read is reported at the innermost object or array being read (`at` cut back to it).
+  const write = (v, depth) => {
     switch (typeof v) {
       case "string":
-        return string(v, path);
+        return string(v);
       case "boolean":
-        grow(5, path);
+        grow(5);
         return v ? "true" : "false";
       case "number": {
-        if (!Number.isFinite(v)) throw fail(path, "a finite number", String(v));
+        if (!Number.isFinite(v)) throw fail(here(), "a finite number", String(v));
         const json = JSON.stringify(v);
-        grow(json.length, path);
+        grow(json.length);
         return json;
       }
       case "object":
         break;
       default:
-        throw fail(path, "a JSON value", typeof v);
+        throw fail(here(), "a JSON value", typeof v);
     }
     if (v === null) {
-      grow(4, path);
+      grow(4);
       return "null";
     }
-    if (depth > deepest.depth) deepest = { depth, path };
-    if (depth > MAX_DEPTH) throw fail(path, `JSON nested at most ${MAX_DEPTH} levels deep`, "deeper nesting");
+    if (depth > deepest.depth) deepest = { depth, at: at.slice() };
+    if (depth > MAX_DEPTH) throw fail(here(), `JSON nested at most ${MAX_DEPTH} levels deep`, "deeper nesting");
+    const mark = at.length;
     let what;
     try {
       what = classify(v);
     } catch (e) {
-      throw unreadable(e, path);
+      throw unreadable(e, here());
     }
     if (BINARY.has(what)) {
+      const path = here();
       if (!binaryPlace(path)) throw fail(path, "a JSON value (binary data is allowed only as a part's image or data)", what);
+      token ??= `\u0000hookwire-binary-${Math.random().toString(36).slice(2)}:`;
       binaries.push(v);
-      return string(`${token}${binaries.length - 1}`, path);
+      return string(`${token}${binaries.length - 1}`);
     }
-    if (what !== "Array" && what !== "Object") throw fail(path, "a JSON value", what);
-    if (seen.has(v)) throw fail(path, "a JSON value", "a cycle");
+    if (what !== "Array" && what !== "Object") throw fail(here(), "a JSON value", what);
+    if (seen.has(v)) throw fail(here(), "a JSON value", "a cycle");
     seen.add(v);
     try {
       if (what === "Array") {
         const n = v.length;
-        if (n >>> 0 !== n) throw fail(path, "a JSON value", "an array whose length is not an array length");
-        grow(n + 1, path);
-        const items = [];
+        if (n >>> 0 !== n) throw fail(here(), "a JSON value", "an array whose length is not an array length");
+        grow(n + 1);
+        let text = "[";
         for (let i = 0; i < n; i++) {
           const x = v[i];
-          if (x === undefined) throw fail(`${path}/${i}`, "a JSON value", "undefined");
-          items.push(write(x, `${path}/${i}`, depth + 1));
+          at.push(i);
+          if (x === undefined) throw fail(here(), "a JSON value", "undefined");
+          text += i === 0 ? write(x, depth + 1) : `,${write(x, depth + 1)}`;
+          at.pop();
         }
-        return `[${items.join(",")}]`;
+        return `${text}]`;
       }
       const keys = Object.keys(v);
       const values = keys.map((k) => v[k]);
@@ -247,17 +273,23 @@ function commandText(command, ErrorClass = SessionInboxWireError) {
         keys.forEach((k, i) => fields.set(k, values[i]));
         kind = fields.get("kind");
       }
-      grow(keys.length + 1, path);
-      const out = [];
+      grow(keys.length + 1);
+      let text = "{";
+      let first = true;
       for (let i = 0; i < keys.length; i++) {
         if (values[i] === undefined) continue;
-        const key = string(keys[i], path);
-        grow(1, path);
-        out.push(`${key}:${write(values[i], `${path}/${escape(keys[i])}`, depth + 1)}`);
+        const key = string(keys[i]);
+        grow(1);
+        at.push(keys[i]);
+        text += `${first ? "" : ","}${key}:${write(values[i], depth + 1)}`;
+        at.pop();
+        first = false;
       }
-      return `{${out.join(",")}}`;
+      return `${text}}`;
     } catch (e) {
-      throw e instanceof WireError ? e : unreadable(e, path);
+      if (e instanceof WireError) throw e;
+      at.length = mark;
+      throw unreadable(e, here());
     } finally {
       seen.delete(v);
     }
@@ -265,7 +297,7 @@ function commandText(command, ErrorClass = SessionInboxWireError) {
   let text = "null";
   if (command !== undefined) {
     try {
-      text = write(command, "", 0);
+      text = write(command, 0);
     } catch (e) {
       throw e instanceof WireError ? e : unreadable(e, "");
     }
@@ -325,14 +357,30 @@ function restore(root, binaries, token) {
  * alone when asked to encode `null` (which it refuses as INVALID only once the target passed).
  */
 function checkTarget(encodeText, targetText, ErrorClass) {
+  // The module's answer for a target depends on its text alone: each is asked for once.
+  const known = checkedTargets.get(encodeText)?.get(targetText);
+  if (known !== undefined) {
+    if (known !== null) throw wireError(known, ErrorClass);
+    return;
+  }
   const answer = run(encodeText, ["null", targetText], { trapped: (e) => invalid("", "a target", why(e), ErrorClass) });
-  if (answer.error?.code === "UNSUPPORTED_TARGET") throw wireError(answer.error, ErrorClass);
+  const refused = answer.error?.code === "UNSUPPORTED_TARGET" ? answer.error : null;
+  let texts = checkedTargets.get(encodeText);
+  if (texts === undefined) checkedTargets.set(encodeText, (texts = new Map()));
+  if (texts.size < MAX_CHECKED_TARGETS) texts.set(targetText, refused);
+  if (refused !== null) throw wireError(refused, ErrorClass);
 }
 
+/** Per encode export, the target texts already checked: null (supported) or the refusal. */
+const checkedTargets = new Map();
+/** How many target texts each export remembers (the targets are a handful; a caller that makes up new ones is asked about each). */
+const MAX_CHECKED_TARGETS = 64;
+
 export function encode(command, target = { version: WIRE_VERSION }) {
-  checkTarget(encode_json, optionText(target), SessionInboxWireError);
+  const targetText = optionText(target);
+  checkTarget(encode_json, targetText, SessionInboxWireError);
   const c = commandText(command);
-  const answer = run(encode_json, [c.text, optionText(target)], c);
+  const answer = run(encode_json, [c.text, targetText], c);
   if (answer.error) throw wireError(answer.error);
   return c.binaries.length ? restore(answer.ok, c.binaries, c.token) : answer.ok;
 }
@@ -426,9 +474,10 @@ export async function negotiate(command, destination, lookup, options = {}) {
 export const turnControl = {
   WIRE_VERSION: TURN_CONTROL_WIRE_VERSION,
   encode(command, target = { version: TURN_CONTROL_WIRE_VERSION }) {
-    checkTarget(turn_control_encode_json, optionText(target), TurnControlWireError);
+    const targetText = optionText(target);
+    checkTarget(turn_control_encode_json, targetText, TurnControlWireError);
     const c = commandText(command, TurnControlWireError);
-    const answer = run(turn_control_encode_json, [c.text, optionText(target)], c);
+    const answer = run(turn_control_encode_json, [c.text, targetText], c);
     if (answer.error) throw wireError(answer.error, TurnControlWireError);
     if (answer.ok.kind === "turn-result") answer.ok.action = c.fields.get("action");
     return answer.ok;

@@ -12,64 +12,178 @@ use serde_json::Value;
 /// ```
 pub fn to_string(value: &Value) -> String {
     let mut out = String::new();
-    write(value, &mut out);
+    write_value(value, &mut out);
     out
 }
 
-fn write(value: &Value, out: &mut String) {
+/// Append `value` as canonical JSON text to `out` (so a caller can reuse one buffer).
+pub fn write_value(value: &Value, out: &mut String) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => out.push_str(&number_to_string(n.as_f64().unwrap_or(f64::NAN))),
-        Value::String(s) => string(s, out),
+        Value::Number(n) => write_number(n, out),
+        Value::String(s) => write_str(s, out),
         Value::Array(items) => {
             out.push('[');
             for (i, x) in items.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                write(x, out);
+                write_value(x, out);
             }
             out.push(']');
         }
         Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+            let start = out.len();
             out.push('{');
-            for (i, k) in keys.into_iter().enumerate() {
+            // A map iterates in UTF-8 byte order, which is UTF-16 order unless a key holds a
+            // character from U+E000 on (UTF-8 lead byte 0xEE or above): only then sort again.
+            for (i, (k, x)) in map.iter().enumerate() {
+                if !utf8_order_is_utf16_order(k) {
+                    out.truncate(start);
+                    return write_sorted(map, out);
+                }
                 if i > 0 {
                     out.push(',');
                 }
-                string(k, out);
+                write_str(k, out);
                 out.push(':');
-                write(&map[k.as_str()], out);
+                write_value(x, out);
             }
             out.push('}');
         }
     }
 }
 
-fn string(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.push_str("\\u00");
-                out.push(HEX[(c as usize) >> 4] as char);
-                out.push(HEX[(c as usize) & 15] as char);
-            }
-            c => out.push(c),
+/// An object whose keys must be sorted by UTF-16 code units.
+#[cold]
+fn write_sorted(map: &serde_json::Map<String, Value>, out: &mut String) {
+    let mut keys: Vec<&String> = map.keys().collect();
+    keys.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+    out.push('{');
+    for (i, k) in keys.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_str(k, out);
+        out.push(':');
+        write_value(&map[k.as_str()], out);
+    }
+    out.push('}');
+}
+
+/// Whether sorting `key` among others by UTF-8 bytes agrees with sorting by UTF-16 code units:
+/// the two orders differ only between characters from U+E000 to U+FFFF and supplementary ones.
+#[inline]
+pub fn utf8_order_is_utf16_order(key: &str) -> bool {
+    key.bytes().all(|b| b < 0xEE)
+}
+
+/// A JSON number as `JSON.stringify` writes it; integers that a double holds exactly are
+/// written without a detour through floating-point formatting.
+#[inline]
+pub fn write_number(n: &serde_json::Number, out: &mut String) {
+    const EXACT: u64 = 1 << 53;
+    if let Some(u) = n.as_u64().filter(|u| *u <= EXACT) {
+        write_u64(u, out);
+    } else if let Some(i) = n.as_i64().filter(|i| i.unsigned_abs() <= EXACT) {
+        // Negative here (a non-negative one is a u64 above).
+        out.push('-');
+        write_u64(i.unsigned_abs(), out);
+    } else {
+        out.push_str(&number_to_string(n.as_f64().unwrap_or(f64::NAN)));
+    }
+}
+
+fn write_u64(mut u: u64, out: &mut String) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (u % 10) as u8;
+        u /= 10;
+        if u == 0 {
+            break;
         }
     }
+    out.push_str(core::str::from_utf8(&buf[i..]).unwrap_or("0"));
+}
+
+/// Which bytes a JSON string literal escapes: control characters, `"` and the backslash.
+const ESCAPED: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+/// `s` as a JSON string literal, escaped exactly as `JSON.stringify` escapes it.
+#[inline]
+pub fn write_str(s: &str, out: &mut String) {
     out.push('"');
+    match first_escaped(s.as_bytes()) {
+        None => out.push_str(s),
+        Some(first) => write_escaped(s, first, out),
+    }
+    out.push('"');
+}
+
+/// The index of the first byte of `bytes` that a JSON string literal escapes, eight bytes at a
+/// time: a byte below 0x20 or equal to `"` or `\` sets the high bit of its lane in `hit`.
+#[inline]
+fn first_escaped(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let mut chunks = bytes.chunks_exact(8);
+    for (i, chunk) in chunks.by_ref().enumerate() {
+        let mut lanes = [0u8; 8];
+        lanes.copy_from_slice(chunk);
+        let x = u64::from_ne_bytes(lanes);
+        let below = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
+        if (below | zero(x ^ (ONES * u64::from(b'"'))) | zero(x ^ (ONES * u64::from(b'\\')))) != 0 {
+            // A lane may be flagged by a borrow from a lower one: look at the bytes themselves.
+            return chunk.iter().position(|b| ESCAPED[*b as usize]).map(|j| i * 8 + j);
+        }
+    }
+    let rest = chunks.remainder();
+    rest.iter()
+        .position(|b| ESCAPED[*b as usize])
+        .map(|j| bytes.len() - rest.len() + j)
+}
+
+#[cold]
+fn write_escaped(s: &str, first: usize, out: &mut String) {
+    let mut start = 0;
+    for (i, &b) in s.as_bytes().iter().enumerate().skip(first) {
+        if !ESCAPED[b as usize] {
+            continue;
+        }
+        // Every byte that needs escaping is ASCII, so `start..i` falls on character boundaries.
+        out.push_str(&s[start..i]);
+        start = i + 1;
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.push_str("\\u00");
+                out.push(HEX[(b as usize) >> 4] as char);
+                out.push(HEX[(b as usize) & 15] as char);
+            }
+        }
+    }
+    out.push_str(&s[start..]);
 }
 
 /// A number as JavaScript's `Number.prototype.toString()` writes it (`1`, `0.5`, `1e+21`,
@@ -160,6 +274,51 @@ mod tests {
         assert_eq!(
             to_string(&v),
             "{\"a\":[true,null,\"x\\\"\\\\\\n\\u0001é\"],\"b\":1,\"\u{1f600}\":0,\"\u{ff61}\":0}"
+        );
+    }
+
+    #[test]
+    fn integers_take_the_short_way_and_agree_with_the_long_one() {
+        let v = json!([
+            0,
+            7,
+            -5,
+            9007199254740992u64,
+            9007199254740993u64,
+            -9007199254740993i64,
+            u64::MAX,
+            i64::MIN,
+            1.0,
+            -0.0,
+            2.5e-8
+        ]);
+        assert_eq!(
+            to_string(&v),
+            "[0,7,-5,9007199254740992,9007199254740992,-9007199254740992,18446744073709552000,-9223372036854776000,1,0,2.5e-8]"
+        );
+        for n in [0u64, 1, 9, 10, 99, 100, 12345678901234, 1 << 53] {
+            assert_eq!(to_string(&json!(n)), number_to_string(n as f64));
+        }
+    }
+
+    #[test]
+    fn escapes_are_found_at_every_place_of_a_chunk() {
+        for len in 0..20 {
+            for at in 0..len {
+                for c in ['"', '\\', '\n', '\u{1f}', '\u{0}'] {
+                    let mut s: String = "abcdéfghijklmnopqrst".chars().take(len).collect();
+                    s.replace_range(
+                        s.char_indices().nth(at).map(|(i, ch)| i..i + ch.len_utf8()).unwrap(),
+                        &c.to_string(),
+                    );
+                    let expected = serde_json::to_string(&s).unwrap();
+                    assert_eq!(to_string(&json!(s)), expected, "{s:?}");
+                }
+            }
+        }
+        assert_eq!(
+            to_string(&json!("\u{7f}\u{80}\u{ff}\u{2028}")),
+            "\"\u{7f}\u{80}\u{ff}\u{2028}\""
         );
     }
 }

@@ -6,7 +6,7 @@
 //! one `hookwire encode --lines` line answers, so the two cannot differ. Server and step code
 //! only: the workflow-safe decoder never links this.
 
-use crate::session_inbox::encode::encode_result;
+use crate::session_inbox::encode::encode_answer_into;
 use crate::session_inbox::target::{self, Destination, InboxTokens, Next, Options};
 use serde::Deserialize as _;
 use serde_json::{json, Value};
@@ -26,11 +26,16 @@ fn bad_request(message: &str) -> String {
     answer(json!({"error": {"code": "INVALID_REQUEST", "message": message}}))
 }
 
-/// Encode the command (JSON text) for the target (JSON text): `{"ok": wire}` or `{"error": …}`.
+/// Encode the command (JSON text) for the target (JSON text): `{"ok": wire}` or `{"error": …}`,
+/// written straight from the command for a valid one.
 #[wasm_bindgen]
 pub fn encode_json(command: &str, target: &str) -> String {
     match (parse(command), parse(target)) {
-        (Some(c), Some(t)) => answer(encode_result(c, &t)),
+        (Some(c), Some(t)) => {
+            let mut out = String::with_capacity(command.len() * 2 + 64);
+            encode_answer_into(&c, &t, &mut out);
+            out
+        }
         _ => bad_request("the encoder's input is not JSON text"),
     }
 }
@@ -118,7 +123,7 @@ pub fn encode_value(command: JsValue, target: JsValue) -> Result<JsValue, JsValu
     let err = |e: serde_wasm_bindgen::Error| JsValue::from(e);
     let command: Value = serde_wasm_bindgen::from_value(command).map_err(err)?;
     let target: Value = serde_wasm_bindgen::from_value(target).map_err(err)?;
-    encode_result(command, &target)
+    crate::session_inbox::encode::encode_result(command, &target)
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(err)
 }

@@ -168,6 +168,142 @@ fn promote(message: Value) -> Vec<Value> {
     }
 }
 
+/// A command's current wire value as a typed view over the command: the envelope's fields by
+/// reference into the command, only the mirror of several payloads computed. Nothing is
+/// allocated for a send or a one-payload deliver. [`view`] answers `None` for any command whose
+/// wire value it does not describe exactly as [`build`] builds it; the encoder then builds the
+/// value (and reports its error) the long way.
+pub enum Wire<'a> {
+    /// A `send` or `deliver` command: the current `deliver` value.
+    Deliver(Deliver<'a>),
+    /// A control command: its own fields (`kind` included), plus `version`.
+    Control(&'a Map<String, Value>),
+}
+
+/// The `deliver` value of a `send` or `deliver` command, field by field.
+pub struct Deliver<'a> {
+    /// `payloads`: the send's one payload, or the deliver's list.
+    pub payloads: Payloads<'a>,
+    /// The mirror (`payload`).
+    pub mirror: Mirror<'a>,
+    /// `deliveryMetadata`: a send's `delivery` (with `payloadIndex: 0` added), or the list.
+    pub entries: Option<Entries<'a>>,
+    /// The other optional envelope fields, in key order: `auth`, `caller`, `requestId`,
+    /// `taskDeliveryId`, `turnPolicy`.
+    pub carried: [Option<&'a Value>; 5],
+}
+
+/// `payloads`.
+pub enum Payloads<'a> {
+    /// A send's payload: `[payload]`.
+    One(&'a Value),
+    /// A deliver's list (an array).
+    List(&'a Value),
+}
+
+/// The mirror: one of the payloads, or the coalesced value of several.
+pub enum Mirror<'a> {
+    /// By reference (a send, or a one-payload deliver).
+    Same(&'a Value),
+    /// Computed ([`coalesce`]).
+    Merged(Value),
+}
+
+/// `deliveryMetadata`.
+pub enum Entries<'a> {
+    /// A send's `delivery`: one entry, to which the wire value adds `payloadIndex: 0`.
+    Send(&'a Map<String, Value>),
+    /// A deliver's list (an array).
+    List(&'a Value),
+}
+
+impl Payloads<'_> {
+    /// The payloads, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &Value> {
+        let (one, list) = match self {
+            Payloads::One(p) => (Some(*p), &[][..]),
+            Payloads::List(l) => (None, l.as_array().map_or(&[][..], Vec::as_slice)),
+        };
+        one.into_iter().chain(list.iter())
+    }
+}
+
+impl Mirror<'_> {
+    /// The mirror's value.
+    pub fn value(&self) -> &Value {
+        match self {
+            Mirror::Same(v) => v,
+            Mirror::Merged(v) => v,
+        }
+    }
+}
+
+/// The keys of [`Deliver::carried`], in that order.
+pub const CARRIED_KEYS: [&str; 5] = ["auth", "caller", "requestId", "taskDeliveryId", "turnPolicy"];
+
+/// The view of `command`'s current wire value, or `None` where only [`build`] can say (an
+/// error to report, or a shape of command the view does not take).
+pub fn view(command: &Value) -> Option<Wire<'_>> {
+    let cmd = command.as_object()?;
+    // One pass over the command's keys (in key order): each envelope field by reference.
+    let (mut kind, mut payload, mut payloads, mut delivery, mut entries) = (None, None, None, None, None);
+    let mut carried = [None; 5];
+    let mut undeclared = false;
+    for (key, v) in cmd {
+        match key.as_str() {
+            "auth" => carried[0] = Some(v),
+            "caller" => carried[1] = Some(v),
+            "delivery" => delivery = Some(v),
+            "deliveryMetadata" => entries = Some(v),
+            "kind" => kind = Some(v),
+            "payload" => payload = Some(v),
+            "payloads" => payloads = Some(v),
+            "requestId" => carried[2] = Some(v),
+            "taskDeliveryId" => carried[3] = Some(v),
+            "turnPolicy" => carried[4] = Some(v),
+            _ => undeclared = true,
+        }
+    }
+    match kind?.as_str()? {
+        // A send drops what it does not carry (`payloads`, `deliveryMetadata`, unknown keys).
+        "send" => {
+            let payload = payload?;
+            let entries = match delivery {
+                None => None,
+                Some(d) => {
+                    let d = d.as_object()?;
+                    if d.contains_key("payloadIndex") {
+                        return None;
+                    }
+                    Some(Entries::Send(d))
+                }
+            };
+            Some(Wire::Deliver(Deliver {
+                payloads: Payloads::One(payload),
+                mirror: Mirror::Same(payload),
+                entries,
+                carried,
+            }))
+        }
+        // Exactly the keys a deliver value may have: anything else is the long way's error.
+        "deliver" if !undeclared && payload.is_none() && delivery.is_none() => {
+            let payloads = payloads?;
+            let mirror = match payloads.as_array()?.as_slice() {
+                [one] => Mirror::Same(one),
+                _ => Mirror::Merged(coalesce(payloads)?),
+            };
+            Some(Wire::Deliver(Deliver {
+                payloads: Payloads::List(payloads),
+                mirror,
+                entries: entries.map(Entries::List),
+                carried,
+            }))
+        }
+        k if k != "deliver" && COMMAND_KINDS.contains(&k) && !cmd.contains_key("version") => Some(Wire::Control(cmd)),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{build, coalesce};

@@ -4,8 +4,11 @@
 //! convert from version 1. Nothing is dropped to make a value fit: a `down` step that cannot
 //! carry a field refuses with `INCOMPATIBLE`.
 
+use crate::canonical::{write_str, write_value};
 use crate::error::{EncodeError, ErrorCode};
-use crate::session_inbox::{build, producer_version, v0, WIRE_VERSION};
+use crate::session_inbox::build::{self, Deliver, Entries, Mirror, Payloads, Wire, CARRIED_KEYS};
+use crate::session_inbox::{producer_version, v0, WIRE_VERSION};
+use crate::shape::{Fields, Shape};
 use serde_json::{Map, Value};
 
 /// The two shapes of the unversioned era a v0 target can ask for.
@@ -140,6 +143,15 @@ pub fn encode(command: &Value, target: Target) -> Result<Value, EncodeError> {
 /// [`encode`], taking the command by value: nothing is copied but the mirror.
 pub fn encode_owned(command: Value, target: Target) -> Result<Value, EncodeError> {
     let target = target.check()?;
+    if let Some(merged) = fast_checks(&command, target) {
+        return Ok(fast_value(command, merged, target));
+    }
+    encode_built(command, target)
+}
+
+/// The long way: build the current value as a map, validate it, run the `down` steps on it.
+/// Every error is reported from here.
+fn encode_built(command: Value, target: Target) -> Result<Value, EncodeError> {
     let wire = build::build(command)?;
     producer_version(WIRE_VERSION).validate(&wire)?;
     let Value::Object(mut map) = wire else {
@@ -212,19 +224,503 @@ pub fn error_json(e: &EncodeError) -> Value {
     Value::Object(m)
 }
 
+/// `{key: value}`, moving `value` in (`json!` would copy it through `Serialize`).
+pub fn answer(key: &str, value: Value) -> Value {
+    let mut m = Map::new();
+    m.insert(key.into(), value);
+    Value::Object(m)
+}
+
 /// Encode `command` for the target given as JSON (`{"version":1}`, …): `{"ok": wire}` or
 /// `{"error": …}` — the answer of one `hookwire encode --lines` line.
 pub fn encode_result(command: Value, target: &Value) -> Value {
     let result = Target::from_json(target).and_then(|t| encode_owned(command, t));
     match result {
-        Ok(wire) => serde_json::json!({ "ok": wire }),
-        Err(e) => serde_json::json!({ "error": error_json(&e) }),
+        Ok(wire) => answer("ok", wire),
+        Err(e) => answer("error", error_json(&e)),
     }
 }
 
 /// [`encode`], as canonical JSON bytes (keys sorted, no whitespace).
 pub fn encode_to_string(command: &Value, target: Target) -> Result<String, EncodeError> {
-    encode(command, target).map(|v| crate::canonical::to_string(&v))
+    let mut out = String::new();
+    encode_into(command, target, &mut out)?;
+    Ok(out)
+}
+
+/// [`encode_to_string`], appending the canonical bytes to `out` (nothing is appended on an
+/// error). A valid command is written straight from its typed view: no wire value is built.
+pub fn encode_into(command: &Value, target: Target, out: &mut String) -> Result<(), EncodeError> {
+    let target = target.check()?;
+    match view_checked(command, target) {
+        Some(wire) => write_wire(&wire, target, out),
+        None => write_value(&encode_built(command.clone(), target)?, out),
+    }
+    Ok(())
+}
+
+/// One `hookwire encode --lines` answer as canonical text (`{"ok":…}` or `{"error":…}`),
+/// appended to `out`: the text of [`encode_result`], without building the answer for a valid
+/// command.
+pub fn encode_answer_into(command: &Value, target: &Value, out: &mut String) {
+    let target = match Target::from_json(target).and_then(Target::check) {
+        Ok(t) => t,
+        Err(e) => return write_value(&answer("error", error_json(&e)), out),
+    };
+    if let Some(wire) = view_checked(command, target) {
+        out.push_str("{\"ok\":");
+        write_wire(&wire, target, out);
+        out.push('}');
+        return;
+    }
+    let answer = match encode_built(command.clone(), target) {
+        Ok(wire) => answer("ok", wire),
+        Err(e) => answer("error", error_json(&e)),
+    };
+    write_value(&answer, out);
+}
+
+// The short way (contract §12 steps 1–5 on a typed view of the command). It answers exactly what
+// the long way answers, or declines: it validates the view against the current shape, takes it
+// down only when the `down` steps would change nothing but `version`, and validates it against
+// the target's frozen shape — field by field, with the shapes' own `accepts`. Whatever it
+// declines (every error, and every value a `down` step changes) goes the long way.
+
+/// The version whose `down` steps [`walk_changes_only_version`] knows. Any other current version
+/// takes the long way (the same answers, slower) until the short one is taught the new step:
+/// what that step changes goes into [`walk_changes_only_version`], and this constant moves up.
+const SHORT_WAY_VERSION: u32 = 6;
+
+/// The view of `command`, when the short way can encode it for `target`.
+fn view_checked(command: &Value, target: Target) -> Option<Wire<'_>> {
+    if WIRE_VERSION != SHORT_WAY_VERSION {
+        return None;
+    }
+    let wire = build::view(command)?;
+    let to = target.walk_to();
+    let ok = accepts(&wire, WIRE_VERSION, None)
+        && walk_changes_only_version(&wire, to)
+        && (to == WIRE_VERSION || accepts(&wire, to, Some(WIRE_VERSION)));
+    ok.then_some(wire)
+}
+
+/// [`view_checked`] for [`fast_value`]: whether the short way takes the command, and the
+/// computed mirror it would otherwise compute again.
+fn fast_checks(command: &Value, target: Target) -> Option<Option<Value>> {
+    match view_checked(command, target)? {
+        Wire::Deliver(Deliver {
+            mirror: Mirror::Merged(m),
+            ..
+        }) => Some(Some(m)),
+        _ => Some(None),
+    }
+}
+
+/// Whether the `down` steps from the current version to `to` leave `wire` as it is but for its
+/// `version`: 6 → 5 changes a cancel's `tasks`, 5 → 4 usage reports in a task's `views` and
+/// `agentRequests`, 4 → 3 refuses task operations, 3 → 2 drops delivery entries'
+/// `acceptedDeploymentId`, 2 → 1 the caller's `activityObserver`.
+fn walk_changes_only_version(wire: &Wire<'_>, to: u32) -> bool {
+    match wire {
+        Wire::Control(map) => to >= 6 || !map.contains_key("tasks"),
+        Wire::Deliver(d) => {
+            if to < 5 {
+                let mut payloads = d.payloads.iter().chain(core::iter::once(d.mirror.value()));
+                let operations = ["views", "agentRequests", "inputRequests"];
+                if payloads.any(|p| {
+                    p.get("task")
+                        .is_some_and(|t| operations.iter().any(|k| t.get(*k).is_some()))
+                }) {
+                    return false;
+                }
+            }
+            if to < 3 {
+                let accepted = match &d.entries {
+                    None => false,
+                    Some(Entries::Send(e)) => e.contains_key("acceptedDeploymentId"),
+                    Some(Entries::List(l)) => l
+                        .as_array()
+                        .is_some_and(|l| l.iter().any(|e| e.get("acceptedDeploymentId").is_some())),
+                };
+                if accepted {
+                    return false;
+                }
+            }
+            if to < 2 && d.carried[1].is_some_and(|c| c.get("activityObserver").is_some()) {
+                return false;
+            }
+            true
+        }
+    }
+}
+
+/// One field of a wire value in the view: a value of the command, or what the builder adds.
+enum Piece<'a> {
+    Value(&'a Value),
+    Str(&'static str),
+    Number(u32),
+    /// `[payload]`.
+    One(&'a Value),
+    /// `[{...delivery, payloadIndex: 0}]`.
+    SendEntry(&'a Map<String, Value>),
+}
+
+/// The declared fields of the variant `kind` of a tagged wire shape.
+fn variant(shape: &'static Shape, kind: &str) -> Option<&'static Fields> {
+    let Shape::Tagged { tag: "kind", variants } = resolve(shape) else {
+        return None;
+    };
+    variants.iter().filter_map(|v| object_fields(v)).find(|fields| {
+        fields
+            .fields
+            .iter()
+            .any(|f| f.name == "kind" && matches!(resolve(f.shape), Shape::Const(c) if *c == kind))
+    })
+}
+
+fn resolve(mut shape: &'static Shape) -> &'static Shape {
+    while let Shape::Named(d) = shape {
+        shape = &d.shape;
+    }
+    shape
+}
+
+fn object_fields(shape: &'static Shape) -> Option<&'static Fields> {
+    match resolve(shape) {
+        Shape::Object(fields) => Some(fields),
+        _ => None,
+    }
+}
+
+/// `Shape::accepts` of an object given as its fields (each key once). `known`, when given, is a
+/// shape the object is already known to have: see [`accepts_known`].
+fn object_accepts<'a>(
+    fields: &Fields,
+    known: Option<&'static Fields>,
+    pieces: impl IntoIterator<Item = (&'a str, Piece<'a>)>,
+) -> bool {
+    let mut required = 0;
+    for (key, piece) in pieces {
+        let known = known
+            .and_then(|k| k.fields.iter().find(|f| f.name == key))
+            .map(|f| f.shape);
+        match fields.fields.iter().find(|f| f.name == key) {
+            Some(f) if piece_accepts(f.shape, known, &piece) => required += usize::from(f.required),
+            Some(_) => return false,
+            None if fields.strict => return false,
+            None => {}
+        }
+    }
+    required == fields.fields.iter().filter(|f| f.required).count()
+}
+
+/// `Shape::accepts` of one piece (already known to have the shape `known`, when given); a shape
+/// of a form it does not expect declines (`false`).
+fn piece_accepts(shape: &'static Shape, known: Option<&'static Shape>, piece: &Piece<'_>) -> bool {
+    let known_item = || match known.map(resolve) {
+        Some(Shape::Array(item)) => Some(*item),
+        _ => None,
+    };
+    match (piece, resolve(shape)) {
+        (Piece::Value(v), _) => match known {
+            Some(k) => accepts_known(shape, k, v),
+            None => shape.accepts(v),
+        },
+        (Piece::Str(s), Shape::Const(c)) => c == s,
+        (Piece::Str(_), Shape::Str) => true,
+        (Piece::Str(s), Shape::Enum(set)) => set.contains(s),
+        (Piece::Number(n), Shape::ConstNumber(m)) => n == m,
+        (Piece::Number(_), Shape::Number) => true,
+        (Piece::Number(n), Shape::Integer { min, max }) => (*min..=*max).contains(&i64::from(*n)),
+        (Piece::One(p), Shape::Array(item)) => match known_item() {
+            Some(k) => accepts_known(item, k, p),
+            None => item.accepts(p),
+        },
+        (Piece::SendEntry(d), Shape::Array(item)) => object_fields(item).is_some_and(|fields| {
+            object_accepts(
+                fields,
+                known_item().and_then(object_fields),
+                d.iter()
+                    .map(|(k, v)| (k.as_str(), Piece::Value(v)))
+                    .chain([("payloadIndex", Piece::Number(0))]),
+            )
+        }),
+        _ => false,
+    }
+}
+
+/// `target.accepts(v)` for a value `v` already known to have the shape `known`: where the two
+/// shapes are one and the same static shape, the answer is known and nothing is walked; objects
+/// and arrays are walked only down to the parts whose shapes differ (a target version's shape
+/// reuses most of the current version's parts).
+fn accepts_known(target: &'static Shape, known: &'static Shape, v: &Value) -> bool {
+    let (t, k) = (resolve(target), resolve(known));
+    if core::ptr::eq(t, k) {
+        return true;
+    }
+    match (t, k) {
+        (Shape::Array(t), Shape::Array(k)) => v.as_array().is_some_and(|a| a.iter().all(|x| accepts_known(t, k, x))),
+        (Shape::Object(t), Shape::Object(k)) => v
+            .as_object()
+            .is_some_and(|m| object_accepts(t, Some(k), m.iter().map(|(key, x)| (key.as_str(), Piece::Value(x))))),
+        _ => target.accepts(v),
+    }
+}
+
+/// Whether the view's value, at `version`, has that version's frozen shape; `known` is a version
+/// whose shape it is already known to have.
+fn accepts(wire: &Wire<'_>, version: u32, known: Option<u32>) -> bool {
+    let shape = producer_version(version).wire;
+    let known = known.map(|k| producer_version(k).wire);
+    let version_piece = ("version", Piece::Number(version));
+    match wire {
+        Wire::Control(map) => {
+            let kind = map.get("kind").and_then(Value::as_str).unwrap_or("");
+            variant(shape, kind).is_some_and(|fields| {
+                object_accepts(
+                    fields,
+                    known.and_then(|k| variant(k, kind)),
+                    map.iter()
+                        .map(|(k, v)| (k.as_str(), Piece::Value(v)))
+                        .chain([version_piece]),
+                )
+            })
+        }
+        Wire::Deliver(d) => {
+            let Some(fields) = variant(shape, "deliver") else {
+                return false;
+            };
+            let payloads = match d.payloads {
+                Payloads::One(p) => Piece::One(p),
+                Payloads::List(l) => Piece::Value(l),
+            };
+            let entries = d.entries.as_ref().map(|e| match e {
+                Entries::Send(m) => ("deliveryMetadata", Piece::SendEntry(m)),
+                Entries::List(l) => ("deliveryMetadata", Piece::Value(l)),
+            });
+            let carried = CARRIED_KEYS
+                .iter()
+                .zip(d.carried)
+                .filter_map(|(k, v)| v.map(|v| (*k, Piece::Value(v))));
+            object_accepts(
+                fields,
+                known.and_then(|k| variant(k, "deliver")),
+                [
+                    ("kind", Piece::Str("deliver")),
+                    version_piece,
+                    ("payload", Piece::Value(d.mirror.value())),
+                    ("payloads", payloads),
+                ]
+                .into_iter()
+                .chain(entries)
+                .chain(carried),
+            )
+        }
+    }
+}
+
+/// Write the view's value for `target` as canonical JSON: keys in UTF-16 order (every key
+/// written here is a declared ASCII key, so map order is that order), the v0 conversions as
+/// `v0.rs` makes them.
+fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) {
+    let version = match target {
+        Target::Version(n) => Some(n),
+        Target::V0(_) => None,
+    };
+    match wire {
+        Wire::Control(map) => write_object(map.iter(), version.map(|n| ("version", n)), out),
+        Wire::Deliver(d) => {
+            let send = target == Target::V0(V0Variant::Send);
+            let mut fields = ObjectWriter::new(out);
+            let [auth, caller, request_id, task_delivery_id, turn_policy] = d.carried;
+            fields.value("auth", auth);
+            fields.value("caller", caller);
+            match (&d.entries, send) {
+                (None, _) => {}
+                (Some(Entries::Send(m)), false) => {
+                    let out = fields.key("deliveryMetadata");
+                    out.push('[');
+                    write_object(m.iter(), Some(("payloadIndex", 0)), out);
+                    out.push(']');
+                }
+                (Some(Entries::Send(m)), true) => write_object(m.iter(), None, fields.key("delivery")),
+                (Some(Entries::List(l)), false) => fields.value("deliveryMetadata", Some(l)),
+                (Some(Entries::List(l)), true) => {
+                    let first = l
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .find(|e| e.get("payloadIndex").and_then(Value::as_f64) == Some(0.0));
+                    if let Some(Value::Object(e)) = first {
+                        write_object(
+                            e.iter().filter(|(k, _)| *k != "payloadIndex"),
+                            None,
+                            fields.key("delivery"),
+                        );
+                    }
+                }
+            }
+            let kind = if send { v0::RAW_SEND } else { "deliver" };
+            write_str(kind, fields.key("kind"));
+            if version.is_some() || send {
+                write_value(d.mirror.value(), fields.key("payload"));
+            }
+            if !send {
+                let out = fields.key("payloads");
+                match d.payloads {
+                    Payloads::One(p) => {
+                        out.push('[');
+                        write_value(p, out);
+                        out.push(']');
+                    }
+                    Payloads::List(l) => write_value(l, out),
+                }
+            }
+            fields.value("requestId", request_id);
+            fields.value("taskDeliveryId", task_delivery_id);
+            fields.value("turnPolicy", turn_policy);
+            if let Some(n) = version {
+                fields.key("version").push_str(&n.to_string());
+            }
+            fields.out.push('}');
+        }
+    }
+}
+
+/// An object's fields written in the order they are given (which must be key order).
+struct ObjectWriter<'o> {
+    out: &'o mut String,
+    first: bool,
+}
+
+impl<'o> ObjectWriter<'o> {
+    fn new(out: &'o mut String) -> ObjectWriter<'o> {
+        out.push('{');
+        ObjectWriter { out, first: true }
+    }
+
+    /// Start the field `key`: the returned buffer takes its value.
+    fn key(&mut self, key: &str) -> &mut String {
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        write_str(key, self.out);
+        self.out.push(':');
+        self.out
+    }
+
+    fn value(&mut self, key: &str, v: Option<&Value>) {
+        if let Some(v) = v {
+            write_value(v, self.key(key));
+        }
+    }
+}
+
+/// A map's entries (in key order) with one number field merged in at its place.
+fn write_object<'a>(
+    entries: impl Iterator<Item = (&'a String, &'a Value)>,
+    extra: Option<(&str, u32)>,
+    out: &mut String,
+) {
+    let mut fields = ObjectWriter::new(out);
+    let mut extra = extra;
+    for (k, v) in entries {
+        if let Some((name, n)) = extra.filter(|(name, _)| name < &k.as_str()) {
+            fields.key(name).push_str(&n.to_string());
+            extra = None;
+        }
+        write_value(v, fields.key(k));
+    }
+    if let Some((name, n)) = extra {
+        fields.key(name).push_str(&n.to_string());
+    }
+    fields.out.push('}');
+}
+
+/// The wire value for `target` of a command [`fast_checks`] took, built by moving the command's
+/// parts: what the long way builds, without its intermediate maps.
+fn fast_value(command: Value, merged: Option<Value>, target: Target) -> Value {
+    let Value::Object(mut cmd) = command else {
+        return Value::Null;
+    };
+    let version = match target {
+        Target::Version(n) => Some(n),
+        Target::V0(_) => None,
+    };
+    let send = target == Target::V0(V0Variant::Send);
+    let kind = cmd.get("kind").and_then(Value::as_str).unwrap_or("");
+    if kind != "send" && kind != "deliver" {
+        if let Some(n) = version {
+            cmd.insert("version".into(), n.into());
+        }
+        return Value::Object(cmd);
+    }
+    let mut out = Map::new();
+    let (payloads, mirror, entries) = if kind == "send" {
+        let payload = cmd.remove("payload").unwrap_or(Value::Null);
+        let entries = cmd.remove("delivery").map(|d| match (d, send) {
+            (Value::Object(mut e), false) => {
+                e.insert("payloadIndex".into(), 0.into());
+                Value::Array(vec![Value::Object(e)])
+            }
+            (d, _) => d,
+        });
+        match (send, version) {
+            (true, _) => (None, payload, entries),
+            (false, Some(_)) => (Some(Value::Array(vec![payload.clone()])), payload, entries),
+            (false, None) => (Some(Value::Array(vec![payload])), Value::Null, entries),
+        }
+    } else {
+        let payloads = cmd.remove("payloads").unwrap_or(Value::Null);
+        let entries = cmd.remove("deliveryMetadata");
+        match (send, version) {
+            (true, _) => {
+                let mirror = match (merged, payloads) {
+                    (Some(m), _) => m,
+                    (None, Value::Array(mut list)) => list.swap_remove(0),
+                    (None, other) => other,
+                };
+                let delivery = match entries {
+                    Some(Value::Array(list)) => list
+                        .into_iter()
+                        .find(|e| e.get("payloadIndex").and_then(Value::as_f64) == Some(0.0))
+                        .map(|mut e| {
+                            if let Some(e) = e.as_object_mut() {
+                                e.remove("payloadIndex");
+                            }
+                            e
+                        }),
+                    _ => None,
+                };
+                (None, mirror, delivery)
+            }
+            (false, Some(_)) => {
+                let m = merged.unwrap_or_else(|| payloads[0].clone());
+                (Some(payloads), m, entries)
+            }
+            (false, None) => (Some(payloads), Value::Null, entries),
+        }
+    };
+    out.insert("kind".into(), Value::from(if send { v0::RAW_SEND } else { "deliver" }));
+    if let Some(p) = payloads {
+        out.insert("payloads".into(), p);
+    }
+    if version.is_some() || send {
+        out.insert("payload".into(), mirror);
+    }
+    if let Some(e) = entries {
+        out.insert((if send { "delivery" } else { "deliveryMetadata" }).into(), e);
+    }
+    for key in CARRIED_KEYS {
+        if let Some(v) = cmd.remove(key) {
+            out.insert(key.into(), v);
+        }
+    }
+    if let Some(n) = version {
+        out.insert("version".into(), n.into());
+    }
+    Value::Object(out)
 }
 
 #[cfg(test)]
@@ -233,6 +729,79 @@ mod tests {
     use crate::error::ErrorCode;
     use crate::session_inbox::WIRE_VERSION;
     use serde_json::json;
+
+    /// Every command of the encode fixtures, and commands that make each `down` step change
+    /// something: the short way answers exactly what the long way answers, as values and as text.
+    #[test]
+    fn the_short_way_answers_what_the_long_way_answers() {
+        use super::{encode_answer_into, encode_built, encode_owned, encode_to_string, error_json, view_checked};
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/session-inbox");
+        let mut commands = Vec::new();
+        for dir in ["encode", "encode-v6"] {
+            for entry in std::fs::read_dir(format!("{root}/{dir}")).unwrap() {
+                let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+                let case: serde_json::Value = serde_json::from_str(&text).unwrap();
+                commands.push(case["command"].clone());
+            }
+        }
+        let caller = json!({"callId": "c", "subagentName": "s", "replyTo": {"kind": "hook", "token": "t"}});
+        let mut observed = caller.clone();
+        observed["activityObserver"] = json!({"sink": {"url": "u", "version": 1}});
+        let entry = json!({"channelKind": "k", "channelName": "n", "deliveryId": "d"});
+        let mut accepted = entry.clone();
+        accepted["acceptedDeploymentId"] = json!("dpl");
+        let payload = json!({"message": "m", "\u{ff61}": 1, "\u{1f600}": {"é": [1.5, -0.0, 1e21]}});
+        let usage = json!({"views": [{"usage": {"costUsd": 1, "tokens": 2}}]});
+        for c in [&caller, &observed] {
+            commands.push(json!({"kind": "send", "payload": payload, "caller": c}));
+            commands.push(json!({"kind": "deliver", "payloads": [payload, payload], "caller": c}));
+        }
+        for e in [&entry, &accepted] {
+            commands.push(json!({"kind": "send", "payload": payload, "delivery": e}));
+            let mut second = e.clone();
+            second["payloadIndex"] = json!(1);
+            let mut first = e.clone();
+            first["payloadIndex"] = json!(0.0);
+            commands.push(json!({"kind": "deliver", "payloads": [{}, payload], "deliveryMetadata": [second, first]}));
+        }
+        for task in [usage, json!({"inputRequests": []}), json!({"agentRequests": []})] {
+            commands.push(json!({"kind": "send", "payload": {"task": task}}));
+            commands.push(json!({"kind": "deliver", "payloads": [{"task": task}, {}]}));
+        }
+        for tasks in [true, false] {
+            commands.push(json!({"kind": "cancel", "tasks": tasks, "turnId": "t"}));
+        }
+        commands.push(json!({"kind": "send", "payload": payload, "stray": 1, "auth": null, "turnPolicy": "queue"}));
+        commands.push(json!({"kind": "deliver", "payloads": []}));
+        let mut short = 0;
+        for command in &commands {
+            for target in Target::all() {
+                short += usize::from(view_checked(command, target).is_some());
+                let long = encode_built(command.clone(), target);
+                let long_answer = match &long {
+                    Ok(wire) => json!({ "ok": wire }),
+                    Err(e) => json!({ "error": error_json(e) }),
+                };
+                let at = format!("{command} for {}", target.name());
+                let owned = encode_owned(command.clone(), target);
+                assert_eq!(owned.as_ref().ok(), long.as_ref().ok(), "{at}");
+                assert_eq!(
+                    owned.err().map(|e| error_json(&e)),
+                    long.as_ref().err().map(error_json),
+                    "{at}"
+                );
+                let text = encode_to_string(command, target);
+                assert_eq!(text.ok(), long.as_ref().ok().map(crate::canonical::to_string), "{at}");
+                let mut answer = String::new();
+                encode_answer_into(command, &target.to_json(), &mut answer);
+                assert_eq!(answer, crate::canonical::to_string(&long_answer), "{at}");
+            }
+        }
+        // A new version turns the short way off until it is taught that version's `down` step.
+        if super::WIRE_VERSION == super::SHORT_WAY_VERSION {
+            assert!(short > commands.len() * 2, "the short way took only {short} encodes");
+        }
+    }
 
     #[test]
     fn targets_parse_strictly() {

@@ -94,8 +94,8 @@ pub fn encode(command: Value, target: u32) -> Result<Value, EncodeError> {
 #[doc(hidden)] // host plumbing: the CLI's and the JS encoder's JSON answer
 pub fn encode_result(command: Value, target: &Value) -> Value {
     match target_from_json(target).and_then(|t| encode(command, t)) {
-        Ok(wire) => json!({ "ok": wire }),
-        Err(e) => json!({ "error": crate::session_inbox::encode::error_json(&e) }),
+        Ok(wire) => crate::session_inbox::encode::answer("ok", wire),
+        Err(e) => crate::session_inbox::encode::answer("error", crate::session_inbox::encode::error_json(&e)),
     }
 }
 

@@ -176,7 +176,7 @@ fn run(args: Vec<OsString>) -> ExitCode {
         Cmd::Decode { lines: true, .. } => lines_with(|l| result_line(parse(l).and_then(|v| decode_value(desc, &v)))),
         Cmd::Decode { file, .. } => one(file, |v| decode_value(desc, v)),
         Cmd::Encode { lines: true, .. } => lines_with(|l| match encode_line(desc, l) {
-            Ok(answer) => canonical::to_string(&answer),
+            Ok(answer) => answer,
             Err(f) => result_line(Err(f)),
         }),
         Cmd::Encode { target, file, .. } => {
@@ -676,7 +676,7 @@ fn result_line(r: Result<Value, Failure>) -> String {
     }
 }
 
-fn encode_line(desc: &FamilyDesc, line: &[u8]) -> Result<Value, Failure> {
+fn encode_line(desc: &FamilyDesc, line: &[u8]) -> Result<String, Failure> {
     let v = parse(line)?;
     let Value::Object(mut req) = v else {
         return Err(at(
@@ -696,7 +696,13 @@ fn encode_line(desc: &FamilyDesc, line: &[u8]) -> Result<Value, Failure> {
     let target = req
         .remove("target")
         .unwrap_or_else(|| json!({ "version": desc.registry.current }));
-    Ok((desc.encode)(command, &target))
+    // The session inbox writes its answer straight from the command (no answer value is built).
+    if std::ptr::eq(desc, &session_inbox::FAMILY) {
+        let mut answer = String::new();
+        session_inbox::encode::encode_answer_into(&command, &target, &mut answer);
+        return Ok(answer);
+    }
+    Ok(canonical::to_string(&(desc.encode)(command, &target)))
 }
 
 /// A reader that went away (a closed pipe) stops the stream quietly; any other write error (a
