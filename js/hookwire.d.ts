@@ -120,7 +120,7 @@ export type SessionInboxValue =
 /** A stable error code of a value. */
 export type WireErrorCode = "NOT_OBJECT" | "MALFORMED_VERSION" | "NEWER_VERSION" | "MIGRATION" | "LEGACY_SHAPE" | "UNKNOWN_KIND" | "MISDECLARED_VERSION" | "INVALID" | "UNSUPPORTED_TARGET" | "RUN_MISMATCH" | "INCOMPATIBLE" | "HOOK_NOT_FOUND" | "LOOKUP_FAILED";
 /** A stable error code of the transport around a value (the encoder's and the command line's answers). */
-export type TransportErrorCode = "INVALID_JSON" | "TOO_DEEP" | "INVALID_REQUEST";
+export type TransportErrorCode = "INVALID_JSON" | "TOO_DEEP" | "INVALID_REQUEST" | "TOO_LARGE";
 
 /**
  * What `decode` throws, every time, in a context where the decoder cannot start: no WebAssembly

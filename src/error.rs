@@ -225,8 +225,9 @@ impl Detail {
 /// The codes of the transport around a value rather than of the value (the CLI's and the JS
 /// encoder's answers): `INVALID_JSON` (a line that is not JSON text), `TOO_DEEP` (nested beyond
 /// what the CLI reads), `INVALID_REQUEST` (a request line, destination or option of the wrong
-/// form). Stable strings, in the TypeScript union beside the [`ErrorCode`]s.
-pub const TRANSPORT_CODES: &[&str] = &["INVALID_JSON", "TOO_DEEP", "INVALID_REQUEST"];
+/// form), `TOO_LARGE` (a `--lines` line longer than `--max-line-bytes`). Stable strings, in the
+/// TypeScript union beside the [`ErrorCode`]s.
+pub const TRANSPORT_CODES: &[&str] = &["INVALID_JSON", "TOO_DEEP", "INVALID_REQUEST", "TOO_LARGE"];
 
 /// The message template of a decode error code: `{version}`, `{current}`, `{path}` and
 /// `{detail}` are filled in where the message is shown (natively by `Display`, in JS by the

@@ -15,6 +15,10 @@ use std::io::{self, BufRead, BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// The longest `--lines` line read by default: 16 MiB, far beyond any real payload, and a bound
+/// on what one line may cost (a stream without newlines, `/dev/zero` say, would grow forever).
+const DEFAULT_MAX_LINE_BYTES: usize = 16 << 20;
+
 /// Input nested deeper than this is refused with `TOO_DEEP` (it is far beyond any real payload,
 /// and the work thread's stack is sized for it: about 2 KiB a level in a debug build).
 const MAX_DEPTH: usize = 131_072;
@@ -42,6 +46,10 @@ enum Cmd {
         /// NDJSON in: one {"ok":…} or {"error":{"code",…}} line per input line.
         #[arg(long)]
         lines: bool,
+        /// The longest line read, in bytes; a longer one is answered `TOO_LARGE` (unread, so it
+        /// costs no memory) and the stream goes on.
+        #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_LINE_BYTES)]
+        max_line_bytes: usize,
         /// The file to read (default: stdin).
         file: Option<PathBuf>,
     },
@@ -50,6 +58,10 @@ enum Cmd {
         /// NDJSON in: lines of {"command": …, "target": {"version": N} | {"version": 0, "variant": …}}.
         #[arg(long)]
         lines: bool,
+        /// The longest line read, in bytes; a longer one is answered `TOO_LARGE` (unread, so it
+        /// costs no memory) and the stream goes on.
+        #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_LINE_BYTES)]
+        max_line_bytes: usize,
         /// The target: v1 … v6, v0-deliver, v0-send (session inbox); v0, v1 (turn control).
         /// Default: the current version.
         #[arg(long)]
@@ -63,6 +75,10 @@ enum Cmd {
         /// "stableInboxToken"?}; turn-control lines {"capabilities": {…} | null}.
         #[arg(long, required = true)]
         lines: bool,
+        /// The longest line read, in bytes; a longer one is answered `TOO_LARGE` (unread, so it
+        /// costs no memory) and the stream goes on.
+        #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_LINE_BYTES)]
+        max_line_bytes: usize,
         /// The write ceiling: the newest version to write (1 … current).
         #[arg(long, value_name = "N")]
         write_at_most: Option<u32>,
@@ -173,9 +189,19 @@ fn run(args: Vec<OsString>) -> ExitCode {
     let desc = hookwire::family(&cli.family).unwrap_or(FAMILIES[0]);
     let current = desc.registry.current;
     match cli.command {
-        Cmd::Decode { lines: true, .. } => lines_with(|l| result_line(parse(l).and_then(|v| decode_value(desc, &v)))),
+        Cmd::Decode {
+            lines: true,
+            max_line_bytes,
+            ..
+        } => lines_with(max_line_bytes, |l| {
+            result_line(parse(l).and_then(|v| decode_value(desc, &v)))
+        }),
         Cmd::Decode { file, .. } => one(file, |v| decode_value(desc, v)),
-        Cmd::Encode { lines: true, .. } => lines_with(|l| match encode_line(desc, l) {
+        Cmd::Encode {
+            lines: true,
+            max_line_bytes,
+            ..
+        } => lines_with(max_line_bytes, |l| match encode_line(desc, l) {
             Ok(answer) => answer,
             Err(f) => result_line(Err(f)),
         }),
@@ -187,7 +213,11 @@ fn run(args: Vec<OsString>) -> ExitCode {
                 _ => Err(input_error("INVALID_REQUEST", "no answer".into())),
             })
         }
-        Cmd::Negotiate { write_at_most, .. } => {
+        Cmd::Negotiate {
+            write_at_most,
+            max_line_bytes,
+            ..
+        } => {
             let ceiling = write_at_most.unwrap_or(current);
             if !(1..=current).contains(&ceiling) {
                 eprintln!(
@@ -196,7 +226,7 @@ fn run(args: Vec<OsString>) -> ExitCode {
                 );
                 return ExitCode::from(2);
             }
-            lines_with(|l| match parse(l) {
+            lines_with(max_line_bytes, |l| match parse(l) {
                 Ok(v) => canonical::to_string(&(desc.negotiate)(&v, ceiling)),
                 Err(f) => result_line(Err(f)),
             })
@@ -717,26 +747,33 @@ fn write_failed(e: &io::Error) -> ExitCode {
 
 /// Exactly one output line per input line; a bad line never stops the stream. Output is flushed
 /// whenever no more input is buffered, so a producer can wait for each answer.
-fn lines_with(answer: impl Fn(&[u8]) -> String) -> ExitCode {
+fn lines_with(max_line_bytes: usize, answer: impl Fn(&[u8]) -> String) -> ExitCode {
     let mut input = io::BufReader::with_capacity(1 << 16, io::stdin().lock());
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut line = Vec::new();
+    let too_large = format!(
+        "{{\"error\":{{\"code\":\"TOO_LARGE\",\"message\":\"the line is longer than --max-line-bytes ({max_line_bytes} bytes); it was not read\"}}}}"
+    );
     loop {
         line.clear();
-        match input.read_until(b'\n', &mut line) {
-            Ok(0) => break,
-            Ok(_) => {}
+        let fits = match read_line_within(&mut input, &mut line, max_line_bytes) {
+            Ok(None) => break,
+            Ok(Some(fits)) => fits,
             Err(e) => {
                 let _ = out.flush();
                 eprintln!("hookwire: cannot read stdin: {e}");
                 return ExitCode::from(2);
             }
-        }
-        let mut text: &[u8] = &line;
-        if let Some(rest) = text.strip_suffix(b"\n") {
-            text = rest.strip_suffix(b"\r").unwrap_or(rest);
-        }
-        let answer = answer(text);
+        };
+        let answer = if fits {
+            let mut text: &[u8] = &line;
+            if let Some(rest) = text.strip_suffix(b"\n") {
+                text = rest.strip_suffix(b"\r").unwrap_or(rest);
+            }
+            answer(text)
+        } else {
+            too_large.clone()
+        };
         let written = out.write_all(answer.as_bytes()).and_then(|()| out.write_all(b"\n"));
         let flushed = written.and_then(|()| if input.buffer().is_empty() { out.flush() } else { Ok(()) });
         if let Err(e) = flushed {
@@ -746,6 +783,42 @@ fn lines_with(answer: impl Fn(&[u8]) -> String) -> ExitCode {
     match out.flush() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => write_failed(&e),
+    }
+}
+
+/// Read one line (with its newline) into `line`, keeping no more of it than `max` bytes and its
+/// line ending: `Some(true)` when it fit, `Some(false)` when it was longer (the rest is skipped,
+/// never kept), `None` at the end of the input.
+fn read_line_within(input: &mut impl BufRead, line: &mut Vec<u8>, max: usize) -> io::Result<Option<bool>> {
+    let content = |line: &[u8]| {
+        let body = line.strip_suffix(b"\n").unwrap_or(line);
+        body.strip_suffix(b"\r").unwrap_or(body).len()
+    };
+    let (mut read, mut fits) = (false, true);
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(read.then(|| fits && content(line) <= max));
+        }
+        read = true;
+        let (n, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        if fits && line.len() + n <= max.saturating_add(2) {
+            line.extend_from_slice(&buf[..n]);
+        } else {
+            fits = false;
+            line.clear();
+        }
+        input.consume(n);
+        if done {
+            return Ok(Some(fits && content(line) <= max));
+        }
     }
 }
 

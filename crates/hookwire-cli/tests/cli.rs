@@ -143,6 +143,48 @@ fn encode_lines_with_targets_and_errors() {
 }
 
 #[test]
+fn a_line_past_max_line_bytes_is_too_large_and_the_stream_goes_on() {
+    let exactly = format!(r#"{{"kind":"reset","reason":"{}"}}"#, "r".repeat(20));
+    let max = exactly.len().to_string();
+    let longer = format!(r#"{{"kind":"reset","reason":"{}"}}"#, "r".repeat(21));
+    let input = format!("{exactly}\n{longer}\n{exactly}\r\n{{\"kind\":\"clear\"}}");
+    for command in [
+        &["decode", "--lines", "--max-line-bytes", &max][..],
+        &["decode", "--lines", &format!("--max-line-bytes={max}")],
+    ] {
+        let o = hookwire(command, input.as_bytes());
+        assert_eq!(o.status.code(), Some(0));
+        let out = lines(&o);
+        assert_eq!(out.len(), 4, "one answer per line");
+        assert_eq!(
+            out[0]["ok"]["reason"],
+            "r".repeat(20),
+            "a line of exactly the limit is read"
+        );
+        assert_eq!(out[1]["error"]["code"], "TOO_LARGE");
+        assert_eq!(
+            out[2]["ok"]["kind"], "reset",
+            "a CRLF ending does not count against the limit"
+        );
+        assert_eq!(
+            out[3],
+            json!({"ok": {"kind": "clear"}}),
+            "the last line without a newline"
+        );
+    }
+    let o = hookwire(
+        &["encode", "--lines", "--max-line-bytes", "10"],
+        b"{\"command\":{\"kind\":\"clear\"}}\n",
+    );
+    assert_eq!(lines(&o)[0]["error"]["code"], "TOO_LARGE");
+    let o = hookwire(
+        &["negotiate", "--lines", "--max-line-bytes", "10"],
+        b"{\"command\":{\"kind\":\"clear\"}}\n",
+    );
+    assert_eq!(lines(&o)[0]["error"]["code"], "TOO_LARGE");
+}
+
+#[test]
 fn malformed_negotiate_requests_name_the_place_that_is_wrong() {
     let requests = [
         (r#"[1]"#, ""),
