@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 /// The two shapes of the unversioned era a v0 target can ask for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum V0Variant {
     /// The legacy deliver envelope (builds ≤ 0.30.4).
     Deliver,
@@ -20,8 +21,10 @@ pub enum V0Variant {
     Send,
 }
 
-/// The version (and for v0, the variant) a receiver understands.
+/// The version (and for v0, the variant) a receiver understands. Non-exhaustive: a new version
+/// adds a target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Target {
     /// A versioned receiver; only supported versions encode.
     Version(u32),
