@@ -52,3 +52,16 @@ test("the entries' source maps are line-granular and still name the line that th
   assert.match(r.stdout, /UNKNOWN_KIND|kind is missing/);
   assert.match(r.stdout, new RegExp(`hookwire:js/decoder\\.js:${line}:`), r.stdout);
 });
+
+test("an uncaught decode error prints a short source line, not the entry with its inlined module", () => {
+  for (const [entry, value] of [["hookwire.cjs", {}], ["turn-control.cjs", { kind: "turn-result" }]]) {
+    const file = join(root, "pkg", entry);
+    const r = spawnSync(process.execPath, ["-e", `require(${JSON.stringify(file)}).decode(${JSON.stringify(value)})`], { encoding: "utf8" });
+    assert.notEqual(r.status, 0);
+    assert.match(r.stderr, /WireError/);
+    const longest = Math.max(...r.stderr.split("\n").map((l) => l.length));
+    assert.ok(longest <= 1500, `${entry}: a ${longest}-character line was printed`);
+    const text = readFileSync(file, "utf8");
+    assert.ok(Math.max(...text.split("\n").map((l) => l.length)) <= 1500, `${entry}: no line of the entry is longer than 1,500 characters`);
+  }
+});

@@ -192,7 +192,7 @@ async function decoderEntry(entry, out, module, contract) {
     entryPoints: [join(root, "js", entry)],
     outfile: join(pkg, out),
     write: false, bundle: true, format: "esm", platform: "neutral", target: "es2022", minify: true,
-    sourcemap: "external", sourcesContent: false,
+    sourcemap: "external", sourcesContent: false, lineLimit: 480,
     legalComments: "none", alias: aliases(module, contract), logLevel: "warning",
   });
   const esm = built.outputFiles.find((f) => f.path.endsWith(".cjs")).text;
