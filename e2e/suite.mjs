@@ -311,7 +311,8 @@ scenario("the run survives a kill -9 of the server mid-session, without loss or 
   await server.kill();
   server = await startServer(PORT, DATA);
   for (let j = 0; j < 5; j++) await send("restart-1", { kind: "send", payload: { message: `after ${j}` } });
-  const steps = await p.waitSteps(run.runId, 10);
+  // A bound, not a measurement: a restarted world-postgres server first recovers its queue.
+  const steps = await p.waitSteps(run.runId, 10, 120_000);
   await new Promise((r) => setTimeout(r, 500));
   const settled = await p.steps(run.runId);
   assert.deepEqual(
