@@ -1,3 +1,6 @@
+/** The decoders every decode benchmark runs (bench/contenders/<name>.mjs), hookwire's first. */
+export const CONTENDERS = ["wasm", "plain", "zod", "zod-mini", "valibot"];
+
 // The realistic payload mix every decode benchmark uses: each historic cohort of the unversioned
 // era, v1 deliveries with and without caller and metadata, controls, and the rejects.
 const auth = { attributes: { org: "acme", roles: ["admin"] }, authenticator: "oidc", principalId: "u-1", principalType: "user" };

@@ -4,8 +4,8 @@
 // min–max), and each ratio is a contender's median time over hookwire's (above 1×, hookwire is
 // faster). Prints one JSON document; bench/run.mjs renders it.
 import { REJECTS, VALID } from "./classes.mjs";
+import { CONTENDERS } from "./mix.mjs";
 
-export const CONTENDERS = ["wasm", "plain", "zod", "zod-mini", "valibot"];
 const rounds = Number(process.argv[2] ?? 21);
 const decoders = {};
 for (const c of CONTENDERS) decoders[c] = (await import(`./contenders/${c}.mjs`)).decode;

@@ -9,14 +9,13 @@ import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, gzipSync } from "node:zlib";
-import { MIX } from "./mix.mjs";
+import { CONTENDERS as DECODERS, MIX } from "./mix.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
 const args = process.argv.slice(2);
 const encodeOnly = args.includes("--encode-only");
 const rounds = Number(args.find((a) => /^\d+$/.test(a)) ?? 4);
-const DECODERS = ["wasm", "plain", "zod", "zod-mini", "valibot"];
 const canon = (v) => JSON.stringify(v, (_k, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x, digits = 2) => (x >= 100 ? x.toFixed(0) : x.toFixed(digits));

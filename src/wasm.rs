@@ -1,7 +1,7 @@
 //! The wasm decoder's host: the decode logic over **live JS values** (no JSON round trip).
 //!
 //! Values never cross the boundary: the JS half (`js/host.js`, bundled as `hookwire:host`) keeps
-//! them in an array and the decoder works with their indexes (handles), which are plain `u32`s:
+//! them in an array and the decoder works with their indexes (handles), which are plain `i32`s:
 //! nothing to allocate, reference-count or drop on the wasm side, so the decode logic compiles to
 //! little more than its own branches and one import call per question. Keys and kind strings
 //! travel as indexes into the symbol table, so no string crosses either. Every read that could
@@ -48,6 +48,20 @@ struct Last(Cell<DecodeError>);
 unsafe impl Sync for Last {}
 static LAST: Last = Last(Cell::new(DecodeError::new(ErrorCode::NotObject)));
 
+/// The type `js/host.js` answers by code: 1 null, 2 boolean, 3 number, 4 string, 5 array,
+/// 6 object, anything else a value JSON cannot hold.
+fn type_from(code: i32) -> Type {
+    match code {
+        1 => Type::Null,
+        2 => Type::Bool,
+        3 => Type::Number,
+        4 => Type::String,
+        5 => Type::Array,
+        6 => Type::Object,
+        _ => Type::Other,
+    }
+}
+
 /// The decode logic over live JS values, by handle.
 pub struct JsHost;
 
@@ -55,15 +69,7 @@ impl Host for JsHost {
     type Value = i32;
 
     fn type_of(&mut self, v: &i32) -> Type {
-        match js_type(*v) {
-            1 => Type::Null,
-            2 => Type::Bool,
-            3 => Type::Number,
-            4 => Type::String,
-            5 => Type::Array,
-            6 => Type::Object,
-            _ => Type::Other,
-        }
+        type_from(js_type(*v))
     }
 
     fn get(&mut self, obj: &i32, key: Sym) -> Result<Option<i32>, Infallible> {
@@ -141,17 +147,11 @@ impl Host for JsHost {
     }
 
     fn field(&mut self, &(base, types): &(i32, u32), i: usize) -> Option<(i32, Type)> {
-        let ty = match (types >> (3 * i)) & 7 {
-            0 => return None,
-            1 => Type::Null,
-            2 => Type::Bool,
-            3 => Type::Number,
-            4 => Type::String,
-            5 => Type::Array,
-            6 => Type::Object,
-            _ => Type::Other,
-        };
-        Some((base + i as i32, ty))
+        // 0: absent; 7: a value JSON cannot hold; else `type`'s code.
+        match (types >> (3 * i)) & 7 {
+            0 => None,
+            code => Some((base + i as i32, type_from(code as i32))),
+        }
     }
 
     fn project(&mut self, kind: usize, _: Sym, _: &[FieldSpec], (base, _): (i32, u32), present: u32) -> i32 {

@@ -110,3 +110,30 @@ export function project(v, fields = FIELDS[v.kind]) {
   for (const k of fields) if (v[k] !== undefined) out[k] = v[k];
   return out;
 }
+
+/** What a library contender's `parse` answers when the value does not match the schema. */
+export const FAIL = Symbol("no match");
+
+/**
+ * The decode each library contender makes (zod 4, zod/mini, valibot): its own schemas, `parse`
+ * its own safe parse (the output, or FAIL), and the declared-version checks and steps above.
+ */
+export function decoderOver(parse, { AnyObject, Head, LegacySend, LegacyDeliver, Current }) {
+  return function decode(v) {
+    if (parse(AnyObject, v) === FAIL) throw new WireError("NOT_OBJECT");
+    const head = parse(Head, v);
+    if (head === FAIL) throw new WireError("MALFORMED_VERSION");
+    const n = Object.hasOwn(v, "version") ? head.version : 0;
+    // zod's .int() refuses integers past 2^53 (1e300 is NEWER_VERSION, not malformed): checked here.
+    if (n === undefined || !Number.isInteger(n) || n < 0) throw new WireError("MALFORMED_VERSION");
+    if (n > CURRENT) throw new WireError("NEWER_VERSION", n);
+    if (n >= 1) checkDeclared(v, n);
+    if (n === 0 && v.kind === "send" && parse(LegacySend, v) === FAIL) throw new WireError("LEGACY_SHAPE", 0);
+    if (n === 0 && v.kind === "deliver" && parse(LegacyDeliver, v) === FAIL) throw new WireError("LEGACY_SHAPE", 0);
+    const cur = walk(v, n);
+    if (!Object.hasOwn(FIELDS, cur.kind)) throw new WireError("UNKNOWN_KIND");
+    const out = parse(Current, cur);
+    if (out === FAIL) throw new WireError("INVALID");
+    return out;
+  };
+}

@@ -1,8 +1,8 @@
 // The decode written with zod 4 as a user would: schemas for the version field, the two legacy
 // shapes and the six current kinds with their envelope types (opaque subtrees as loose objects),
-// plus the declared-version checks and the steps in code (./steps.mjs).
+// plus the declared-version checks and the steps in code (./steps.mjs, decoderOver).
 import * as z from "zod";
-import { checkDeclared, CURRENT, FIELDS, walk, WireError } from "./steps.mjs";
+import { decoderOver, FAIL } from "./steps.mjs";
 
 const AnyObject = z.looseObject({});
 const Head = z.looseObject({ version: z.optional(z.number()) });
@@ -27,20 +27,7 @@ const Current = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("cancel"), taskId: str, turnId: str, tasks: z.boolean().optional() }),
 ]);
 
-export function decode(v) {
-  if (!AnyObject.safeParse(v).success) throw new WireError("NOT_OBJECT");
-  const head = Head.safeParse(v);
-  if (!head.success) throw new WireError("MALFORMED_VERSION");
-  const n = Object.hasOwn(v, "version") ? head.data.version : 0;
-  // zod's .int() refuses integers past 2^53 (1e300 is NEWER_VERSION, not malformed).
-  if (n === undefined || !Number.isInteger(n) || n < 0) throw new WireError("MALFORMED_VERSION");
-  if (n > CURRENT) throw new WireError("NEWER_VERSION", n);
-  if (n >= 1) checkDeclared(v, n);
-  if (n === 0 && v.kind === "send" && !LegacySend.safeParse(v).success) throw new WireError("LEGACY_SHAPE", 0);
-  if (n === 0 && v.kind === "deliver" && !LegacyDeliver.safeParse(v).success) throw new WireError("LEGACY_SHAPE", 0);
-  const cur = walk(v, n);
-  if (!Object.hasOwn(FIELDS, cur.kind)) throw new WireError("UNKNOWN_KIND");
-  const r = Current.safeParse(cur);
-  if (!r.success) throw new WireError("INVALID");
-  return r.data;
-}
+export const decode = decoderOver((schema, v) => {
+  const r = schema.safeParse(v);
+  return r.success ? r.data : FAIL;
+}, { AnyObject, Head, LegacySend, LegacyDeliver, Current });
