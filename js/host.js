@@ -1,4 +1,4 @@
-// The JS half of the wasm decoder's host (src/wasm.rs). Values never cross into wasm: they live
+// The JS half of the wasm decoder's host (src/hosts/wasm.rs). Values never cross into wasm: they live
 // in `V` and the decoder names them by index (a handle), so no wasm table, reference counting or
 // drop glue is needed. One import call per question; keys and kind strings by index into the
 // generated symbol table; every read that could throw (a getter, a proxy trap) is caught here and

@@ -4,46 +4,102 @@
 
 extern crate alloc;
 
-mod error;
-#[cfg(feature = "std")]
-pub use error::EncodeError;
-pub use error::{message_template, At, DecodeError, Detail, ErrorCode, What, TRANSPORT_CODES};
+// The layout, bottom-up: `engine` knows no family and no `std`; `hosts` know the engine; `shape`
+// knows no family; `families` use all three; `contract` and `surfaces` take a family as a
+// parameter. Nothing imports a layer above its own (`tests/tidy.rs` checks it). The modules are
+// re-exported at the crate root, so every path below is also `hookwire::<module>`.
 
-// The families: each one's decoder, encoder, negotiation and typed commands and values.
-pub mod session_inbox;
-pub mod turn_control;
+/// The generic core of the decoder: no family, no `std` on the decode path.
+mod engine {
+    pub mod chain;
+    pub mod decode;
+    pub mod error;
+    pub mod family;
+    pub mod host;
+    #[cfg(feature = "std")]
+    pub mod removable;
+}
+
+/// The hosts the decoder runs on: parsed JSON natively, live JS values in wasm.
+mod hosts {
+    #[cfg(feature = "std")]
+    pub mod json;
+    #[cfg(all(feature = "wasm", target_arch = "wasm32"))]
+    pub mod wasm;
+}
+
+/// The shape model behind each version's `validate` and `json_schema` (validation with JSON
+/// pointers, JSON Schema and TypeScript rendering), and canonical JSON.
+#[cfg(feature = "std")]
+#[doc(hidden)]
+pub mod shape {
+    pub mod canonical;
+    mod model;
+    pub use model::*;
+}
+
+/// The families: each one's decoder, encoder, negotiation and typed commands and values.
+mod families {
+    pub mod session_inbox;
+    pub mod turn_control;
+}
+
+/// The contract's tooling over any family: the lock, the guard, the change classifier, the
+/// shared conformance checks, the invariants, the maintainer workflows.
+#[cfg(feature = "std")]
+mod contract {
+    #[cfg(feature = "maintainer")]
+    pub mod artifacts;
+    #[cfg(feature = "maintainer")]
+    pub mod conformance;
+    pub mod diff;
+    #[cfg(feature = "maintainer")]
+    pub mod evolve;
+    #[cfg(feature = "maintainer")]
+    pub mod guard;
+    pub mod invariants;
+}
+
+/// What the outside sees of a family: the JS generator and the encoder's wasm exports.
+mod surfaces {
+    #[cfg(feature = "std")]
+    pub mod jsgen;
+    #[cfg(all(feature = "wasm-encoder", target_arch = "wasm32"))]
+    pub mod wasm_encoder;
+}
+
+use engine::error;
+#[cfg(feature = "std")]
+pub use engine::error::EncodeError;
+pub use engine::error::{message_template, At, DecodeError, Detail, ErrorCode, What, TRANSPORT_CODES};
+
+pub use families::{session_inbox, turn_control};
 
 // The generic machinery the families, the hosts and the maintainer tools share: public for the
 // crates of this repository (the CLI, the wasm modules, the tests, fuzz/), not an interface.
-#[doc(hidden)]
-pub mod chain;
-#[doc(hidden)]
-pub mod decode;
-#[doc(hidden)]
-pub mod family;
-#[doc(hidden)]
-pub mod host;
-
-#[cfg(feature = "std")]
-pub mod canonical;
 #[cfg(feature = "std")]
 #[doc(hidden)] // the change classifier of `hookwire diff` and `hookwire check`
-pub mod diff;
+pub use contract::diff;
 #[cfg(feature = "std")]
 #[doc(hidden)] // test support: the fuzz targets' and their regression tests' checks
-pub mod invariants;
-#[cfg(feature = "std")]
-#[doc(hidden)] // a generator: js/contract.js and the TypeScript declarations
-pub mod jsgen;
+pub use contract::invariants;
 #[cfg(feature = "std")]
 #[doc(hidden)]
-pub mod json;
+pub use engine::removable; // `hookwire removable`'s data
+#[doc(hidden)]
+pub use engine::{chain, decode, family, host};
 #[cfg(feature = "std")]
-#[doc(hidden)] // `hookwire removable`'s data
-pub mod removable;
+#[doc(hidden)]
+pub use hosts::json;
 #[cfg(feature = "std")]
-#[doc(hidden)] // the shape model behind each version's `validate` and `json_schema`
-pub mod shape;
+pub use shape::canonical;
+#[cfg(feature = "std")]
+#[doc(hidden)] // a generator: js/contract.js and the TypeScript declarations
+pub use surfaces::jsgen;
+// The maintainer machinery (feature `maintainer`, which the CLI enables): not an interface.
+#[cfg(feature = "maintainer")]
+#[doc(hidden)]
+pub use contract::{artifacts, conformance, evolve, guard};
 
 #[doc(hidden)]
 /// Every family this build knows, as the CLI and the shared checks take them. Adding a family
@@ -58,30 +114,12 @@ pub fn family(name: &str) -> Option<&'static family::FamilyDesc> {
     FAMILIES.iter().copied().find(|f| f.name() == name)
 }
 
-// The maintainer machinery (feature `maintainer`, which the CLI enables): not an interface.
-#[cfg(feature = "maintainer")]
-#[doc(hidden)]
-pub mod artifacts;
-#[cfg(feature = "maintainer")]
-#[doc(hidden)]
-pub mod conformance;
-#[cfg(feature = "maintainer")]
-#[doc(hidden)]
-pub mod evolve;
-#[cfg(feature = "maintainer")]
-#[doc(hidden)]
-pub mod guard;
-
-#[cfg(all(feature = "wasm", target_arch = "wasm32"))]
-mod wasm;
 /// The family the wasm decoder module serves: one module per family, chosen by feature (the
-/// registration point of `wasm.rs`, which names no family).
+/// registration point of `hosts/wasm.rs`, which names no family).
 #[cfg(all(feature = "wasm", target_arch = "wasm32", not(feature = "wasm-turn-control")))]
 use session_inbox::decode_on as wasm_decode_on;
 #[cfg(all(feature = "wasm", target_arch = "wasm32", feature = "wasm-turn-control"))]
 use turn_control::decode_on as wasm_decode_on;
-#[cfg(all(feature = "wasm-encoder", target_arch = "wasm32"))]
-mod wasm_encoder;
 
 /// The wasm decoder's allocator: small, because every byte of the module is paid per delivery.
 #[cfg(all(target_arch = "wasm32", not(feature = "std")))]

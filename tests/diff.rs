@@ -679,12 +679,12 @@ fn text_rendering() {
 fn github_rendering() {
     assert_eq!(to_github(&[], "src/x.rs", |_| 1), "");
     let changes = history(3, 4);
-    let out = to_github(&changes[..2], "src/session_inbox/v4.rs", |c| c.path.len());
+    let out = to_github(&changes[..2], "src/families/session_inbox/v4.rs", |c| c.path.len());
     assert_eq!(
         out,
-        "::error file=src/session_inbox/v4.rs,line=16,title=OBJECT_LOOSE_TO_STRICT::deliver /payloads/*/task: \
+        "::error file=src/families/session_inbox/v4.rs,line=16,title=OBJECT_LOOSE_TO_STRICT::deliver /payloads/*/task: \
          an opaque JSON object became a strict object (a reader of the new shape rejects undeclared keys)\n\
-         ::warning file=src/session_inbox/v4.rs,line=30,title=FIELD_ADDED_OPTIONAL::deliver \
+         ::warning file=src/families/session_inbox/v4.rs,line=30,title=FIELD_ADDED_OPTIONAL::deliver \
          /payloads/*/task/agentRequests: optional field \"agentRequests\" declared in what was an opaque JSON object\n"
     );
     // Workflow-command escaping: properties escape `:` and `,`; every value escapes `%` and newlines.

@@ -110,11 +110,11 @@ fn detail_tables_keep_what_each_family_produces() {
     let src = common::root().join("src");
     let families: [(&str, &Decoded); 2] = [("session_inbox", &SESSION_INBOX), ("turn_control", &TURN_CONTROL)];
     for (dir, d) in families {
-        let mut files: Vec<_> = std::fs::read_dir(src.join(dir))
+        let mut files: Vec<_> = std::fs::read_dir(src.join("families").join(dir))
             .unwrap()
             .map(|e| e.unwrap().path())
             .collect();
-        files.extend(["chain.rs", "host.rs", "decode.rs"].map(|f| src.join(f)));
+        files.extend(["chain.rs", "host.rs", "decode.rs"].map(|f| src.join("engine").join(f)));
         for file in files {
             for name in details_used(&file) {
                 let what = hookwire::What::ALL

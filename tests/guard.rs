@@ -32,7 +32,7 @@ fn tree() -> PathBuf {
         N.fetch_add(1, Ordering::SeqCst)
     ));
     let _ = fs::remove_dir_all(&dir);
-    for part in ["src/session_inbox", "artifacts", "fixtures"] {
+    for part in ["src/families/session_inbox", "artifacts", "fixtures"] {
         copy_dir(&common::root().join(part), &dir.join(part));
     }
     dir
@@ -78,7 +78,7 @@ fn an_unregistered_version_module_fails() {
     let root = tree();
     fs::write(
         root.join(format!(
-            "src/session_inbox/v{}.rs",
+            "src/families/session_inbox/v{}.rs",
             hookwire::session_inbox::WIRE_VERSION + 1
         )),
         "#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\n",
@@ -90,14 +90,14 @@ fn an_unregistered_version_module_fails() {
 #[test]
 fn a_registered_version_without_module_fails() {
     let root = tree();
-    fs::remove_file(root.join("src/session_inbox/v1.rs")).unwrap();
+    fs::remove_file(root.join("src/families/session_inbox/v1.rs")).unwrap();
     assert!(rules(&root, &REGISTRY).contains(&Rule::ModulesMatch));
 }
 
 #[test]
 fn migrations_must_be_the_one_step_chain() {
     let root = tree();
-    fs::write(root.join("src/session_inbox/v1_to_v3.rs"), "").unwrap();
+    fs::write(root.join("src/families/session_inbox/v1_to_v3.rs"), "").unwrap();
     assert!(rules(&root, &REGISTRY).contains(&Rule::MigrationsMatch));
     let reg = Registry {
         steps: &[(0, 2)],
@@ -109,12 +109,12 @@ fn migrations_must_be_the_one_step_chain() {
 #[test]
 fn a_step_without_its_down_half_fails() {
     let root = tree();
-    let path = root.join("src/session_inbox/v5_to_v6.rs");
+    let path = root.join("src/families/session_inbox/v5_to_v6.rs");
     let text = fs::read_to_string(&path).unwrap();
     fs::write(&path, text.replace("pub fn down(", "pub fn lower(")).unwrap();
     assert!(rules(&root, &REGISTRY).contains(&Rule::BothHalves));
     let root = tree();
-    let path = root.join("src/session_inbox/v0.rs");
+    let path = root.join("src/families/session_inbox/v0.rs");
     let text = fs::read_to_string(&path).unwrap();
     fs::write(&path, text.replace("the `down` half of step 0 ↔ 1", "the conversions")).unwrap();
     assert!(
@@ -126,7 +126,7 @@ fn a_step_without_its_down_half_fails() {
 #[test]
 fn a_down_half_importing_the_family_fails() {
     let root = tree();
-    let path = root.join("src/session_inbox/v3_to_v4.rs");
+    let path = root.join("src/families/session_inbox/v3_to_v4.rs");
     let text = fs::read_to_string(&path).unwrap();
     let broken = text.replacen(
         "pub fn down(",
@@ -140,7 +140,7 @@ fn a_down_half_importing_the_family_fails() {
 #[test]
 fn a_version_module_without_tests_fails() {
     let root = tree();
-    let path = root.join("src/session_inbox/v0.rs");
+    let path = root.join("src/families/session_inbox/v0.rs");
     let text = fs::read_to_string(&path).unwrap();
     fs::write(&path, text.split("#[cfg(test)]").next().unwrap()).unwrap();
     assert!(rules(&root, &REGISTRY).contains(&Rule::ColocatedTests));
@@ -155,7 +155,7 @@ fn a_migration_importing_policy_fails() {
         "use super::target;",
     ] {
         let root = tree();
-        let path = root.join("src/session_inbox/v0_to_v1.rs");
+        let path = root.join("src/families/session_inbox/v0_to_v1.rs");
         let text = fs::read_to_string(&path).unwrap();
         fs::write(&path, format!("{import}\n{text}")).unwrap();
         let found = rules(&root, &REGISTRY);
@@ -237,4 +237,53 @@ fn a_changed_shipped_shape_fails_with_every_change_classified() {
         "{message}"
     );
     assert!(message.contains("new version"), "{message}");
+}
+
+/// A shipped step module may move to another folder with its bytes unchanged: `hookwire lock`
+/// records the move (`<hash>  <new>  <- <old>`) and the old path may then be gone. A move that
+/// changes the bytes stays a breaking change.
+#[test]
+fn a_moved_shipped_step_is_accepted_only_with_its_bytes_and_recorded() {
+    let moved = "src/families/session_inbox/v1_to_v2.rs";
+    let unrecorded = |root: &Path| {
+        let lock = fs::read_to_string(root.join(hookwire::artifacts::LOCK)).unwrap();
+        let kept: String = lock
+            .lines()
+            .filter(|l| !l.ends_with(moved) && !l.contains(&format!("{moved}  <- ")))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        fs::write(root.join(hookwire::artifacts::LOCK), kept).unwrap();
+    };
+    let root = tree();
+    unrecorded(&root);
+    let lock = fs::read_to_string(root.join("artifacts/LOCK")).unwrap();
+    assert!(
+        lock.contains("  src/session_inbox/v1_to_v2.rs\n"),
+        "the old path stays locked"
+    );
+    let violations = check(&root, &REGISTRY);
+    assert!(
+        violations.iter().any(|v| v.rule == Rule::Frozen
+            && v.message
+                .contains("src/session_inbox/v1_to_v2.rs is locked but missing")),
+        "{violations:#?}"
+    );
+    let added = hookwire::artifacts::extend_lock(&root, &REGISTRY).unwrap();
+    assert_eq!(added, [moved]);
+    let lock = fs::read_to_string(root.join("artifacts/LOCK")).unwrap();
+    assert!(
+        lock.contains(&format!("  {moved}  <- src/session_inbox/v1_to_v2.rs\n")),
+        "{lock}"
+    );
+    assert!(check(&root, &REGISTRY).is_empty());
+
+    // The same move with other bytes: recorded as a new file, and the old path is still missing.
+    let root = tree();
+    unrecorded(&root);
+    let text = fs::read_to_string(root.join(moved)).unwrap();
+    fs::write(root.join(moved), format!("{text}// edited\n")).unwrap();
+    hookwire::artifacts::extend_lock(&root, &REGISTRY).unwrap();
+    let lock = fs::read_to_string(root.join("artifacts/LOCK")).unwrap();
+    assert!(!lock.contains("  <- src/session_inbox/v1_to_v2.rs"));
+    assert!(rules(&root, &REGISTRY).contains(&Rule::Frozen));
 }

@@ -8,19 +8,21 @@ use std::fs;
 /// The files the wasm decoder links, and the part of each that is decode code (before tests
 /// and before any `std`-only section).
 const DECODE_PATH: &[&str] = &[
-    "src/chain.rs",
-    "src/decode.rs",
-    "src/host.rs",
-    "src/family.rs",
-    "src/error.rs",
-    "src/session_inbox/symbols.rs",
-    "src/session_inbox/v0_to_v1.rs",
-    "src/session_inbox/declared.rs",
-    "src/session_inbox/v1_to_v2.rs",
-    "src/session_inbox/v2_to_v3.rs",
-    "src/session_inbox/v3_to_v4.rs",
-    "src/session_inbox/v4_to_v5.rs",
-    "src/session_inbox/v5_to_v6.rs",
+    "src/engine/chain.rs",
+    "src/engine/decode.rs",
+    "src/engine/host.rs",
+    "src/engine/family.rs",
+    "src/engine/error.rs",
+    "src/families/session_inbox/symbols.rs",
+    "src/families/session_inbox/v0_to_v1.rs",
+    "src/families/session_inbox/declared.rs",
+    "src/families/session_inbox/v1_to_v2.rs",
+    "src/families/session_inbox/v2_to_v3.rs",
+    "src/families/session_inbox/v3_to_v4.rs",
+    "src/families/session_inbox/v4_to_v5.rs",
+    "src/families/session_inbox/v5_to_v6.rs",
+    "src/families/turn_control/symbols.rs",
+    "src/families/turn_control/v0_to_v1.rs",
 ];
 
 fn decode_code(rel: &str) -> String {
@@ -47,12 +49,8 @@ fn the_decode_path_has_no_formatting_panics_or_std() {
         "{:",
     ];
     let mut found = Vec::new();
-    for rel in DECODE_PATH
-        .iter()
-        .copied()
-        .chain(std::iter::once("src/wasm.rs"))
-        .filter(|r| common::exists(r))
-    {
+    for rel in DECODE_PATH.iter().copied().chain(std::iter::once("src/hosts/wasm.rs")) {
+        assert!(common::exists(rel), "{rel} is on the decode path but does not exist");
         let code = decode_code(rel);
         for (n, line) in code.lines().enumerate() {
             let line = line.split("//").next().unwrap_or("");
@@ -134,32 +132,88 @@ fn the_symbol_tables_line_up() {
     }
 }
 
-/// Generic modules take the family as a parameter: none of them names a family.
-#[test]
-fn generic_modules_import_no_family() {
-    let generic = [
-        "src/chain.rs",
-        "src/decode.rs",
-        "src/host.rs",
-        "src/error.rs",
-        "src/family.rs",
-        "src/shape.rs",
-        "src/json.rs",
-        "src/wasm.rs",
-        "src/canonical.rs",
-        "src/artifacts.rs",
-        "src/guard.rs",
-        "src/conformance.rs",
-        "src/diff.rs",
-    ];
-    for rel in generic {
-        let text = fs::read_to_string(common::root().join(rel)).unwrap();
-        let code = text.split("#[cfg(test)]").next().unwrap_or("");
-        for family in ["session_inbox", "turn_control"] {
-            assert!(
-                !code.contains(family),
-                "{rel} names the family {family}: take it as a parameter"
-            );
+/// The layers of `src/`, bottom-up, and the modules each holds (by their name under the crate
+/// root). Families sit above everything generic and below the tooling that takes them.
+const LAYERS: &[(&str, usize, &[&str])] = &[
+    (
+        "src/engine",
+        0,
+        &["chain", "decode", "error", "family", "host", "removable"],
+    ),
+    ("src/hosts", 1, &["json", "wasm"]),
+    ("src/shape", 0, &["shape", "canonical"]),
+    ("src/families", 2, &["session_inbox", "turn_control"]),
+    (
+        "src/contract",
+        3,
+        &["artifacts", "conformance", "diff", "evolve", "guard", "invariants"],
+    ),
+    ("src/surfaces", 3, &["jsgen", "wasm_encoder"]),
+];
+
+fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in fs::read_dir(dir).unwrap().flatten() {
+        if e.path().is_dir() {
+            rust_files(&e.path(), out);
+        } else if e.path().extension().is_some_and(|x| x == "rs") {
+            out.push(e.path());
         }
     }
+}
+
+/// The layout reads top-down: every file of `src/` but `lib.rs` sits in a layer's folder, and
+/// no file imports a module of a layer above its own.
+#[test]
+fn no_layer_imports_one_above_it() {
+    let root = common::root();
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    let mut found = Vec::new();
+    for path in files {
+        let rel = path.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
+        if rel == "src/lib.rs" {
+            continue;
+        }
+        let Some(&(_, level, _)) = LAYERS.iter().find(|(dir, _, _)| rel.starts_with(&format!("{dir}/"))) else {
+            found.push(format!("{rel} is in no layer's folder"));
+            continue;
+        };
+        let text = fs::read_to_string(&path).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        for (dir, above, modules) in LAYERS.iter().filter(|(_, l, _)| *l > level) {
+            for m in *modules {
+                if code.contains(&format!("crate::{m}::"))
+                    || code.contains(&format!("crate::{m};"))
+                    || code.contains(&format!("crate::{m} "))
+                {
+                    found.push(format!("{rel} (layer {level}) imports `{m}` of {dir} (layer {above})"));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// Generic modules take the family as a parameter: no file outside `src/families/` names a
+/// family.
+#[test]
+fn generic_modules_import_no_family() {
+    let root = common::root();
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    let mut found = Vec::new();
+    for path in files {
+        let rel = path.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
+        if rel.starts_with("src/families/") || rel == "src/lib.rs" {
+            continue;
+        }
+        let text = fs::read_to_string(&path).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        for family in ["session_inbox", "turn_control"] {
+            if code.contains(family) {
+                found.push(format!("{rel} names the family {family}: take it as a parameter"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
 }

@@ -489,7 +489,7 @@ fn diff_classifies_the_history() {
         b"",
     );
     assert!(
-        stdout(&o).starts_with("::error file=src/session_inbox/v6.rs,line="),
+        stdout(&o).starts_with("::error file=src/families/session_inbox/v6.rs,line="),
         "{}",
         stdout(&o)
     );

@@ -1,4 +1,4 @@
-//! The maintainer workflows of a contract change (`src/evolve.rs`), end to end through the CLI:
+//! The maintainer workflows of a contract change (`src/contract/evolve.rs`), end to end through the CLI:
 //! `new-version` then `ship` in a scratch copy of the repository, built and tested there;
 //! `check --against` on a scratch git repository; `manifest --compare`; and the committed
 //! deployment manifest (`artifacts/manifest.json`, rewritten by `HOOKWIRE_BLESS=1 cargo test`).
@@ -176,8 +176,8 @@ fn new_version_then_ship_in_a_scratch_copy() {
     );
     assert!(said.contains("HOOKWIRE_BLESS=1 cargo test"), "{said}");
     for rel in [
-        format!("src/session_inbox/v{m}.rs"),
-        format!("src/session_inbox/v{n}_to_v{m}.rs"),
+        format!("src/families/session_inbox/v{m}.rs"),
+        format!("src/families/session_inbox/v{n}_to_v{m}.rs"),
         format!("fixtures/session-inbox/v{m}/clear.json"),
     ] {
         assert!(dir.join(&rel).exists(), "{rel}");
@@ -241,11 +241,11 @@ fn new_version_then_ship_in_a_scratch_copy() {
         "{shipped}"
     );
     assert!(
-        shipped.contains(&format!("locked src/session_inbox/v{n}_to_v{m}.rs")),
+        shipped.contains(&format!("locked src/families/session_inbox/v{n}_to_v{m}.rs")),
         "{shipped}"
     );
     assert!(shipped.contains("turn-control: nothing to ship"), "{shipped}");
-    let registry = fs::read_to_string(dir.join("src/session_inbox/mod.rs")).unwrap();
+    let registry = fs::read_to_string(dir.join("src/families/session_inbox/mod.rs")).unwrap();
     assert!(
         registry.contains(&format!("version: {m},\n            shipped: true,")),
         "{registry}"
@@ -315,7 +315,7 @@ fn new_version_changes_nothing_when_an_anchor_is_missing() {
     for part in ["src", "fixtures", "artifacts", "rustfmt.toml"] {
         copy(&root().join(part), &dir.join(part));
     }
-    let module = dir.join("src/session_inbox/mod.rs");
+    let module = dir.join("src/families/session_inbox/mod.rs");
     let text = fs::read_to_string(&module).unwrap();
     fs::write(&module, text.replace("targets: &[", "targets:&[")).unwrap();
     let before: Vec<(PathBuf, Vec<u8>)> = walk(&dir);
@@ -324,7 +324,7 @@ fn new_version_changes_nothing_when_an_anchor_is_missing() {
     if hookwire::session_inbox::REGISTRY.versions.iter().all(|e| e.shipped) {
         assert_eq!(
             stderr(&o),
-            "hookwire: new-version: src/session_inbox/mod.rs: anchor `targets: &[` not found\n"
+            "hookwire: new-version: src/families/session_inbox/mod.rs: anchor `targets: &[` not found\n"
         );
     }
     assert!(walk(&dir) == before, "new-version changed files although it failed");
@@ -421,22 +421,22 @@ fn check_against_a_revision() {
 
     // A change that adds a version and also touches the machinery.
     let next = current + 1;
-    fs::write(dir.join(format!("src/session_inbox/v{next}.rs")), "//! next\n").unwrap();
+    fs::write(dir.join(format!("src/families/session_inbox/v{next}.rs")), "//! next\n").unwrap();
     fs::create_dir_all(dir.join(format!("fixtures/session-inbox/v{next}"))).unwrap();
     fs::write(dir.join(format!("fixtures/session-inbox/v{next}/clear.json")), "{}\n").unwrap();
-    let diff_rs = fs::read_to_string(dir.join("src/diff.rs")).unwrap();
-    fs::write(dir.join("src/diff.rs"), format!("{diff_rs}// more\n")).unwrap();
+    let diff_rs = fs::read_to_string(dir.join("src/contract/diff.rs")).unwrap();
+    fs::write(dir.join("src/contract/diff.rs"), format!("{diff_rs}// more\n")).unwrap();
     let said = stderr(&check());
     assert!(
         said.contains(&format!(
-            "error[Against]: src/diff.rs: a change that adds session-inbox version {next} touches only"
+            "error[Against]: src/contract/diff.rs: a change that adds session-inbox version {next} touches only"
         )),
         "{said}"
     );
     assert_eq!(
         said.matches("a change that adds").count(),
         1,
-        "only src/diff.rs: {said}"
+        "only src/contract/diff.rs: {said}"
     );
     let _ = fs::remove_dir_all(&dir);
 }

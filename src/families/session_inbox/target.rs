@@ -19,7 +19,7 @@ use std::future::Future;
 /// Markerless classification exists only for consumers that predate the metadata stamp.
 pub const MARKERLESS_REMOVAL: Removable = Removable {
     what: "markerless classification (stable-inbox and continuation rules, the ownership lookup)",
-    site: "src/session_inbox/target.rs",
+    site: "src/families/session_inbox/target.rs",
     when: "every hook created before consumers stamped sessionInboxWireVersion has expired \
            (30-day session timeout after the stamping release): then a markerless hook is an error",
 };

@@ -15,7 +15,7 @@ use serde_json::{json, Map, Value};
 /// The mirror (`payload` beside `payloads`) exists only for consumers of the raw-send era.
 pub const MIRROR_REMOVAL: Removable = Removable {
     what: "the `payload` mirror (built in build::build, required from version 2, dropped by decode)",
-    site: "src/session_inbox/build.rs",
+    site: "src/families/session_inbox/build.rs",
     when: "every consumer that reads `.payload` (builds 0.30.5–0.31.0) has aged out under the 30-day session timeout, \
            and no stored value still carries a mirror a pinned consumer needs: then a new version without the mirror",
 };

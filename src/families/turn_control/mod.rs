@@ -42,7 +42,7 @@ pub const CAPABILITY_KEY: &str = "turnControlWireVersion";
 #[doc(hidden)] // family machinery: the chain, the hosts, the CLI and the checks take it
 pub const REGISTRY: Registry = Registry {
     name: "turn-control",
-    module_dir: "src/turn_control",
+    module_dir: "src/families/turn_control",
     current: WIRE_VERSION,
     initial: Some(0),
     versions: &[VersionEntry {

@@ -21,7 +21,7 @@ pub const RAW_SEND: &str = "send";
 /// Both v0 down-encoders exist only for consumers that cannot read a versioned value.
 pub const ENCODERS_REMOVAL: Removable = Removable {
     what: "the v0 down-encoders (v0 `deliver` and v0 `send` targets)",
-    site: "src/session_inbox/v0.rs",
+    site: "src/families/session_inbox/v0.rs",
     when: "every pre-stamp consumer (hooks without sessionInboxWireVersion metadata) has aged out \
            under the 30-day session timeout; from then on every hook advertises a version",
 };

@@ -4,7 +4,10 @@
 //! `artifacts/<family>/v<N>/encode/<case>.<target>.json` (byte-frozen encoder output),
 //! `fixtures/<family>/v<N>/<case>.json` (frozen inputs with expected decodes). `artifacts/LOCK`
 //! holds a SHA-256 per file of every shipped version and of every shipped migration module.
-//! Lock lines are only ever added; a changed or missing locked file is a breaking change.
+//! Lock lines are only ever added; a changed or missing locked file is a breaking change — except
+//! a move: a file that left its locked path for a new one with the same bytes is recorded by a
+//! line `<hash>  <new path>  <- <old path>` (`hookwire lock` writes it), and then the old path may
+//! be gone.
 
 use crate::family::Registry;
 use sha2::{Digest, Sha256};
@@ -26,15 +29,32 @@ pub fn sha256(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Parse the lock: path → hash.
-pub fn read_lock(root: &Path) -> BTreeMap<String, String> {
+/// The lock's lines: `(hash, path, moved from)`.
+fn lock_lines(root: &Path) -> Vec<(String, String, Option<String>)> {
     let text = fs::read_to_string(root.join(LOCK)).unwrap_or_default();
     text.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .filter_map(|l| {
-            l.split_once("  ")
-                .map(|(h, p)| (p.trim().to_string(), h.trim().to_string()))
+            let (hash, rest) = l.split_once("  ")?;
+            let (path, from) = match rest.split_once("  <- ") {
+                Some((p, f)) => (p, Some(f.trim().to_string())),
+                None => (rest, None),
+            };
+            Some((hash.trim().to_string(), path.trim().to_string(), from))
         })
+        .collect()
+}
+
+/// Parse the lock: path → hash.
+pub fn read_lock(root: &Path) -> BTreeMap<String, String> {
+    lock_lines(root).into_iter().map(|(h, p, _)| (p, h)).collect()
+}
+
+/// The recorded moves: old path → new path, each with the bytes the old path was locked with.
+fn moves(root: &Path) -> BTreeMap<String, (String, String)> {
+    lock_lines(root)
+        .into_iter()
+        .filter_map(|(h, p, from)| Some((from?, (p, h))))
         .collect()
 }
 
@@ -83,19 +103,31 @@ fn files_under(root: &Path, rel: &str) -> Vec<String> {
 /// shipped files not yet locked.
 pub fn check_lock(root: &Path, reg: &Registry) -> Vec<String> {
     let lock = read_lock(root);
+    let moved = moves(root);
     let mut problems = Vec::new();
     let prefixes = [
         format!("artifacts/{}/", reg.name),
         format!("fixtures/{}/", reg.name),
         format!("{}/", reg.module_dir),
     ];
+    // A step module locked under an older folder of the family (`src/<family>/vA_to_vB.rs` before
+    // a move) is the family's too: it must exist or have been recorded as moved.
+    let folder = reg.module_dir.rsplit('/').next().unwrap_or(reg.module_dir);
+    let step_of_family = |path: &str| {
+        path.starts_with("src/")
+            && path
+                .rsplit_once('/')
+                .is_some_and(|(dir, file)| dir.ends_with(&format!("/{folder}")) && file.contains("_to_v"))
+    };
     for (path, hash) in &lock {
-        if !prefixes.iter().any(|p| path.starts_with(p.as_str())) {
+        if !prefixes.iter().any(|p| path.starts_with(p.as_str())) && !step_of_family(path) {
             continue;
         }
         match fs::read(root.join(path)) {
             Ok(bytes) if sha256(&bytes) == *hash => {}
             Ok(_) => problems.push(format!("{path} changed after it shipped; {GREEN_PATH}")),
+            // A recorded move with the same bytes: the new path is checked by its own line.
+            Err(_) if moved.get(path).is_some_and(|(_, h)| h == hash) => {}
             Err(_) => problems.push(format!("{path} is locked but missing; {GREEN_PATH}")),
         }
     }
@@ -109,10 +141,17 @@ pub fn check_lock(root: &Path, reg: &Registry) -> Vec<String> {
     problems
 }
 
-/// Add lock lines for shipped files not yet locked; existing lines are never rewritten.
+/// Add lock lines for shipped files not yet locked; existing lines are never rewritten. A file
+/// whose bytes are those of a locked file that is gone is recorded as that file's move.
 /// Returns the paths added.
 pub fn extend_lock(root: &Path, reg: &Registry) -> std::io::Result<Vec<String>> {
     let lock = read_lock(root);
+    let moved = moves(root);
+    let gone: BTreeMap<&String, &String> = lock
+        .iter()
+        .filter(|(p, _)| !moved.contains_key(*p) && !root.join(p).exists())
+        .map(|(p, h)| (h, p))
+        .collect();
     let mut added = Vec::new();
     let mut text = fs::read_to_string(root.join(LOCK)).unwrap_or_else(|_| {
         "# SHA-256 of every file of a shipped version. Lines are only ever added (`hookwire lock`).\n".into()
@@ -120,7 +159,11 @@ pub fn extend_lock(root: &Path, reg: &Registry) -> std::io::Result<Vec<String>> 
     for path in shipped_files(root, reg) {
         if !lock.contains_key(&path) {
             let bytes = fs::read(root.join(&path))?;
-            text.push_str(&format!("{}  {path}\n", sha256(&bytes)));
+            let hash = sha256(&bytes);
+            match gone.get(&hash) {
+                Some(from) => text.push_str(&format!("{hash}  {path}  <- {from}\n")),
+                None => text.push_str(&format!("{hash}  {path}\n")),
+            }
             added.push(path);
         }
     }

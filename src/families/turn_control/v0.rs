@@ -10,7 +10,7 @@ use crate::removable::Removable;
 /// The v0 target exists only for drivers that predate the capability.
 pub const V0_TARGET_REMOVAL: Removable = Removable {
     what: "the turn-control v0 target (drivers without driverCapabilities.turnControlWireVersion)",
-    site: "src/turn_control/v0.rs",
+    site: "src/families/turn_control/v0.rs",
     when: "every session driver pinned to a build before the capability has aged out under the 30-day session timeout",
 };
 
@@ -21,6 +21,6 @@ mod tests {
     #[test]
     fn the_v0_target_says_when_it_can_go() {
         assert!(V0_TARGET_REMOVAL.when.contains("30-day"));
-        assert_eq!(V0_TARGET_REMOVAL.site, "src/turn_control/v0.rs");
+        assert_eq!(V0_TARGET_REMOVAL.site, "src/families/turn_control/v0.rs");
     }
 }

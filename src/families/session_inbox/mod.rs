@@ -63,7 +63,7 @@ pub const HOOK_METADATA_KEY: &str = "sessionInboxWireVersion";
 #[doc(hidden)] // family machinery: the chain, the hosts, the CLI and the checks take it
 pub const REGISTRY: Registry = Registry {
     name: "session-inbox",
-    module_dir: "src/session_inbox",
+    module_dir: "src/families/session_inbox",
     current: WIRE_VERSION,
     initial: Some(0),
     versions: &[
