@@ -13,12 +13,27 @@
 // lying about what they are, commands too deep for the stack or too long for a string. (Only a
 // caller that leaves no stack to build an error gets the engine's RangeError.) Each property of a
 // command is read once, and the module is instantiated afresh after anything unwinds through it.
-import { __wbg_set_wasm, encode_json, negotiate_json, turn_control_encode_json, turn_control_negotiate_json } from "hookwire:glue";
+import { __wbg_set_wasm, encode_json, negotiate_json } from "hookwire:glue";
 import { exportsOf, IMPORTS, WASM_BASE64 } from "hookwire:wasm";
 import { HOOK_METADATA_KEY, SessionInboxWireError, WireError, WIRE_VERSION } from "./hookwire.cjs";
 import { CAPABILITY_KEY, TurnControlWireError, WIRE_VERSION as TURN_CONTROL_WIRE_VERSION } from "./turn-control.cjs";
+import { FAMILIES } from "./encoder-contract.js";
 
 export { HOOK_METADATA_KEY, SessionInboxWireError, TurnControlWireError, WireError, WIRE_VERSION };
+
+/** What this entry knows of each family, generated from the Rust sources (js/encoder-contract.js). */
+const INBOX = FAMILIES["session-inbox"];
+const TURN = FAMILIES["turn-control"];
+/** Per wire kind, a pattern of the places a command may hold binary data at (`*` = any index or key). */
+const binaryPatterns = (family) =>
+  Object.fromEntries(Object.entries(family.binary).map(([kind, places]) => [kind, new RegExp(`^(?:${places.map((p) => p.replaceAll("*", "[^/]+")).join("|")})$`)]));
+const BINARY_PLACES = new Map([INBOX, TURN].map((f) => [f, binaryPatterns(f)]));
+
+// The module's exports take the family by name, as `hookwire --family` does.
+const inboxEncode = (command, target) => encode_json(INBOX.family, command, target);
+const inboxNegotiate = (request) => negotiate_json(INBOX.family, request);
+const turnEncode = (command, target) => encode_json(TURN.family, command, target);
+const turnNegotiate = (request) => negotiate_json(TURN.family, request);
 
 const module = new WebAssembly.Module(Uint8Array.from(atob(WASM_BASE64), (c) => c.charCodeAt(0)));
 let instance = null;
@@ -141,10 +156,19 @@ function invalid(path, expected, found, ErrorClass) {
   return wireError({ code: "INVALID", message: `invalid wire value at ${path || "the root"}: expected ${expected}, found ${found}`, path, expected }, ErrorClass);
 }
 
-/** The command's place of `path` in the wire value a send becomes (payload → payloads/0). */
-function wirePath(kind, path) {
-  if (kind !== "send") return path;
-  return path.replace(/^\/payload(?=\/|$)/, "/payloads/0").replace(/^\/delivery(?=\/|$)/, "/deliveryMetadata/0");
+/** The command's place of `path` in the wire value it becomes (a send's payload → payloads/0). */
+function wirePath(family, kind, path) {
+  const places = family.commands?.[kind]?.places;
+  if (places === undefined) return path;
+  for (const [from, to] of places) if (path === from || path.startsWith(`${from}/`)) return to + path.slice(from.length);
+  return path;
+}
+
+/** Whether a command of `kind` may hold binary data at `path` (a part's image or data). */
+function binaryPlace(family, kind, path) {
+  const wireKind = family.commands?.[kind]?.becomes ?? kind;
+  const patterns = BINARY_PLACES.get(family);
+  return Object.hasOwn(patterns, wireKind) && patterns[wireKind].test(wirePath(family, kind, path));
 }
 
 const escape = (k) => k.replaceAll("~", "~0").replaceAll("/", "~1");
@@ -163,7 +187,7 @@ const LONG = `a command whose JSON text is at most ${MAX_TEXT} characters long`;
  * pointer only when it needs one (a failure, a binary value): a valid command costs no path text.
  */
 function commandText(command, ErrorClass = SessionInboxWireError) {
-  const session = ErrorClass === SessionInboxWireError;
+  const family = ErrorClass === SessionInboxWireError ? INBOX : TURN;
   const binaries = [];
   let token;
   const fields = new Map();
@@ -182,11 +206,9 @@ function commandText(command, ErrorClass = SessionInboxWireError) {
     return path;
   };
   const here = () => pointer(at);
-  const fail = (path, expected, found) => invalid(session ? wirePath(kind, path) : path, expected, found, ErrorClass);
+  const fail = (path, expected, found) => invalid(wirePath(family, kind, path), expected, found, ErrorClass);
   const tooDeep = () => fail(pointer(deepest.at), NESTED, `nesting on which the stack ran out, ${deepest.depth} levels deep`);
   const unreadable = (e, path) => (overflowed(e) ? tooDeep() : fail(path, "a readable value", `a value that threw while read (${why(e)})`));
-  const binaryPlace = (path) =>
-    session && (kind === "send" ? /^\/payload\/message\/\d+\/(image|data)$/ : /^\/payloads\/\d+\/message\/\d+\/(image|data)$/).test(path);
   const grow = (n) => {
     size += n;
     if (size > MAX_TEXT) throw fail(here(), LONG, `a longer one (${size} characters by here)`);
@@ -244,7 +266,7 @@ function commandText(command, ErrorClass = SessionInboxWireError) {
     }
     if (BINARY.has(what)) {
       const path = here();
-      if (!binaryPlace(path)) throw fail(path, "a JSON value (binary data is allowed only as a part's image or data)", what);
+      if (!binaryPlace(family, kind, path)) throw fail(path, "a JSON value (binary data is allowed only as a part's image or data)", what);
       token ??= `\u0000hookwire-binary-${Math.random().toString(36).slice(2)}:`;
       binaries.push(v);
       return string(`${token}${binaries.length - 1}`);
@@ -378,9 +400,9 @@ const MAX_CHECKED_TARGETS = 64;
 
 export function encode(command, target = { version: WIRE_VERSION }) {
   const targetText = optionText(target);
-  checkTarget(encode_json, targetText, SessionInboxWireError);
+  checkTarget(inboxEncode, targetText, SessionInboxWireError);
   const c = commandText(command);
-  const answer = run(encode_json, [c.text, targetText], c);
+  const answer = run(inboxEncode, [c.text, targetText], c);
   if (answer.error) throw wireError(answer.error);
   return c.binaries.length ? restore(answer.ok, c.binaries, c.token) : answer.ok;
 }
@@ -397,7 +419,7 @@ function move(request, command) {
   } catch (e) {
     throw badRequest("the negotiation request", e);
   }
-  const answer = run(negotiate_json, [text], command);
+  const answer = run(inboxNegotiate, [text], command);
   if (answer.error) throw wireError(answer.error);
   return answer;
 }
@@ -416,7 +438,7 @@ function found(hook) {
 }
 
 /** The stable inbox token of a run (`template` defaults to `eve:session:{runId}:inbox`). */
-export function stableInboxToken(runId, template = "eve:session:{runId}:inbox") {
+export function stableInboxToken(runId, template = INBOX.stableInboxToken) {
   return template.replace("{runId}", runId);
 }
 
@@ -475,9 +497,9 @@ export const turnControl = {
   WIRE_VERSION: TURN_CONTROL_WIRE_VERSION,
   encode(command, target = { version: TURN_CONTROL_WIRE_VERSION }) {
     const targetText = optionText(target);
-    checkTarget(turn_control_encode_json, targetText, TurnControlWireError);
+    checkTarget(turnEncode, targetText, TurnControlWireError);
     const c = commandText(command, TurnControlWireError);
-    const answer = run(turn_control_encode_json, [c.text, targetText], c);
+    const answer = run(turnEncode, [c.text, targetText], c);
     if (answer.error) throw wireError(answer.error, TurnControlWireError);
     if (answer.ok.kind === "turn-result") answer.ok.action = c.fields.get("action");
     return answer.ok;
@@ -505,7 +527,7 @@ export const turnControl = {
       throw badRequest("the options", e, TurnControlWireError);
     }
     const c = { trapped: (e) => invalid("", "capabilities the encoder can process", `a failure of the encoder (${why(e)})`, TurnControlWireError) };
-    const answer = run(turn_control_negotiate_json, [text], c);
+    const answer = run(turnNegotiate, [text], c);
     if (answer.error) throw wireError(answer.error, TurnControlWireError);
     return answer.ok.target;
   },

@@ -1,8 +1,8 @@
 // Generated from the Rust sources by `HOOKWIRE_BLESS=1 cargo test`; do not edit.
 
 import type { AuthContext, Caller, DeliverPayload, DeliveryEntry, HookwireSchema, SessionInboxWireError } from "./hookwire.cjs";
-import type { TurnControlValue } from "./turn-control.cjs";
 export { HOOK_METADATA_KEY, SessionInboxWireError, WireError, WIRE_VERSION } from "./hookwire.cjs";
+import type { TurnControlValue } from "./turn-control.cjs";
 export { TurnControlWireError } from "./turn-control.cjs";
 
 /** Deliver payloads to the session; payload is the mirror for pinned raw-send readers. (SessionInbox.V6.Deliver) */
@@ -110,6 +110,18 @@ export declare function negotiate<H extends InspectedHook>(
 /** The stable inbox token of a run (`template` defaults to `eve:session:{runId}:inbox`). */
 export declare function stableInboxToken(runId: string, template?: string): string;
 
+/**
+ * The producer side as a Standard Schema v1, for the Workflow SDK's `defineHook({ schema })`:
+ * `validate(command)` encodes the command for the fixed `target` (default: the current version)
+ * and answers `{ value }`, the wire value that `resume` then persists, or `{ issues }` (the
+ * message starts with the code; the path is the error's pointer in the command). An unsupported
+ * target throws UNSUPPORTED_TARGET here, once.
+ */
+export declare function encoderSchema<const T extends SessionInboxTarget = { readonly version: 6 }>(options?: {
+  readonly target?: T;
+  readonly family?: "session-inbox";
+}): HookwireSchema<SessionInboxCommand, WireFor<T>>;
+
 /** A turn-control command: the wire value without `version`. */
 export type TurnControlCommand = TurnControlValue;
 /** A turn-control target: version 1 or, for a driver without the capability, 0. */
@@ -125,17 +137,6 @@ export declare const turnControl: {
   negotiate(capabilities: unknown, options?: { readonly writeAtMost?: 1 }): TurnControlTarget;
 };
 
-/**
- * The producer side as a Standard Schema v1, for the Workflow SDK's `defineHook({ schema })`:
- * `validate(command)` encodes the command for the fixed `target` (default: the current version)
- * and answers `{ value }`, the wire value that `resume` then persists, or `{ issues }` (the
- * message starts with the code; the path is the error's pointer in the command). An unsupported
- * target throws UNSUPPORTED_TARGET here, once.
- */
-export declare function encoderSchema<const T extends SessionInboxTarget = { readonly version: 6 }>(options?: {
-  readonly target?: T;
-  readonly family?: "session-inbox";
-}): HookwireSchema<SessionInboxCommand, WireFor<T>>;
 /** Turn control's producer side as a Standard Schema v1 (`family: "turn-control"`). */
 export declare function encoderSchema<const T extends TurnControlTarget = { readonly version: 1 }>(options: {
   readonly target?: T;

@@ -11,6 +11,8 @@ extern crate alloc;
 
 /// The generic core of the decoder: no family, no `std` on the decode path.
 mod engine {
+    #[cfg(feature = "std")]
+    pub mod answer;
     pub mod chain;
     pub mod decode;
     pub mod error;
@@ -68,10 +70,12 @@ mod surfaces {
     pub mod wasm_encoder;
 }
 
+#[cfg(feature = "std")]
+pub use engine::answer::Answer;
 use engine::error;
 #[cfg(feature = "std")]
 pub use engine::error::EncodeError;
-pub use engine::error::{message_template, At, DecodeError, Detail, ErrorCode, What, TRANSPORT_CODES};
+pub use engine::error::{message_template, At, DecodeError, Detail, ErrorCode, Transport, What};
 
 pub use families::{session_inbox, turn_control};
 

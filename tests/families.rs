@@ -10,7 +10,7 @@ use hookwire::family::{FamilyDesc, ProducerVersion, Registry, VersionEntry};
 use hookwire::host::{Host, Sym};
 use hookwire::json::JsonHost;
 use hookwire::shape::{req, Def, Fields, Shape};
-use hookwire::{conformance, DecodeError, EncodeError, ErrorCode};
+use hookwire::{conformance, Answer, DecodeError, EncodeError, ErrorCode};
 use serde_json::{json, Map, Value};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -71,18 +71,22 @@ fn decode(v: &Value) -> Result<Value, DecodeError> {
     decode_on(&mut JsonHost::new(SYMBOLS), v).map_err(|e| e.named(SYMBOLS))
 }
 
-fn encode(command: Value, target: &Value) -> Value {
+fn encode(command: Value, target: &Value) -> Answer {
     if target != &json!({"version": 1}) {
-        return json!({"error": {"code": "UNSUPPORTED_TARGET", "message": "echo writes version 1"}});
+        return Answer::Refused(EncodeError::other(
+            ErrorCode::UnsupportedTarget,
+            "echo writes version 1",
+        ));
     }
     let mut wire = command;
     if let Value::Object(m) = &mut wire {
         m.insert("version".into(), json!(1));
     }
-    match WIRE.validate(&wire) {
-        Ok(()) => json!({ "ok": wire }),
-        Err(e) => json!({"error": {"code": e.code.as_str(), "message": e.message, "path": e.path}}),
-    }
+    Answer::from(WIRE.validate(&wire).map(|()| wire))
+}
+
+fn encode_text(command: &Value, target: &Value, out: &mut String) {
+    out.push_str(&encode(command.clone(), target).to_text());
 }
 
 fn negotiate(_: &Value, _: u32) -> Value {
@@ -109,14 +113,27 @@ static PRODUCER: &[ProducerVersion] = &[ProducerVersion {
 static ECHO: FamilyDesc = FamilyDesc {
     registry: &REGISTRY,
     symbols: SYMBOLS,
+    kinds: KINDS,
+    wire_only: &["version"],
     error_class: "EchoWireError",
     capability_key: "echoWireVersion",
     producer: PRODUCER,
     decode,
     encode,
+    encode_text,
     negotiate,
+    negotiate_step: |r| negotiate(r, 1),
     removable: &[],
     targets: &["v1"],
+    js: hookwire::family::JsFace {
+        prefix: "Echo",
+        union: "EchoValue",
+        details: &[],
+        declarations: String::new,
+        encoder_head: "",
+        encoder_declarations: String::new,
+        producer_tables: || json!({}),
+    },
 };
 
 fn write(root: &Path, rel: &str, v: &Value) {
@@ -233,4 +250,48 @@ fn the_test_only_family_decodes_on_the_shared_machinery() {
             Err(ErrorCode::Invalid),
         ]
     );
+}
+
+/// The family-generic invariants (`hookwire::invariants`, which the fuzz targets run for the
+/// real families) hold for the test-only family too: decode answers a decode code or a value of
+/// its kind without `version`; encode answers `ok | error`, and what it writes validates against
+/// its version's shape and decodes idempotently; negotiation answers within the ceiling.
+#[test]
+fn the_test_only_family_passes_the_shared_invariants() {
+    let inputs = [
+        json!({"kind": "ping"}),
+        json!({"kind": "ping", "note": "a"}),
+        json!({"kind": "ping", "note": 1}),
+        json!({"kind": "ping", "version": 1}),
+        json!({"kind": "pong"}),
+        json!({"command": {"kind": "ping"}, "target": {"version": 1}}),
+        json!({"command": {"kind": "ping"}, "target": {"version": 2}}),
+        json!(null),
+        json!([1, {"kind": "ping"}]),
+        json!("ping"),
+    ];
+    for v in &inputs {
+        hookwire::invariants::check_family(&ECHO, v.to_string().as_bytes());
+    }
+    // A written value is checked against the frozen shape: the invariant returns it.
+    let wire =
+        hookwire::invariants::check_encode_for(&ECHO, &json!({"kind": "ping", "note": "n"}), &json!({"version": 1}));
+    assert_eq!(wire, Some(json!({"kind": "ping", "note": "n", "version": 1})));
+    assert_eq!(
+        hookwire::invariants::check_encode_for(&ECHO, &json!({"kind": "ping", "x": 1}), &json!({"version": 1})),
+        None,
+        "a strict shape refuses an unknown field"
+    );
+}
+
+/// An encoder that writes what its own frozen shape refuses breaks the shared invariant: the
+/// check can fail.
+#[test]
+#[should_panic(expected = "the encoder wrote an invalid v1 value")]
+fn the_shared_encode_invariant_catches_a_bad_writer() {
+    fn lax(command: Value, _: &Value) -> Answer {
+        Answer::Ok(json!({"kind": command["kind"].clone(), "version": 1, "extra": true}))
+    }
+    static LAX: FamilyDesc = FamilyDesc { encode: lax, ..ECHO };
+    hookwire::invariants::check_encode_for(&LAX, &json!({"kind": "ping"}), &json!({"version": 1}));
 }

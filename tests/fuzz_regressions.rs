@@ -3,9 +3,40 @@
 
 mod common;
 
-use hookwire::invariants::{check_chain, check_decode, check_encode, check_negotiate, check_turn_control};
+use hookwire::invariants::{self as generic, json};
+use hookwire::session_inbox::{invariants as inbox, FAMILY as INBOX};
+use hookwire::turn_control::{invariants as turn, FAMILY as TURN};
 
 type Check = fn(&[u8]);
+
+// What each fuzz target (`fuzz/fuzz_targets/*.rs`) runs on its bytes.
+fn check_decode(bytes: &[u8]) {
+    if let Some(v) = json(bytes) {
+        generic::check_decode(&INBOX, &v);
+    }
+}
+fn check_encode(bytes: &[u8]) {
+    if let Some(v) = json(bytes) {
+        generic::check_encode(&INBOX, &v);
+    }
+}
+fn check_chain(bytes: &[u8]) {
+    if let Some(v) = json(bytes) {
+        inbox::check_chain(&v);
+    }
+}
+fn check_negotiate(bytes: &[u8]) {
+    if let Some(v) = json(bytes) {
+        generic::check_negotiate(&INBOX, &v);
+        inbox::check_negotiate(&v);
+    }
+}
+fn check_turn_control(bytes: &[u8]) {
+    generic::check_family(&TURN, bytes);
+    if let Some(v) = json(bytes) {
+        turn::check(&v);
+    }
+}
 
 const TARGETS: &[(&str, Check)] = &[
     ("decode", check_decode),

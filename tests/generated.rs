@@ -3,10 +3,16 @@
 
 mod common;
 
+use hookwire::family::FamilyDesc;
 use hookwire::jsgen::{
-    contract_js, contract_js_for, encoder_declarations, module_declarations, produces, turn_control_declarations,
-    typescript_declarations, Decoded, SESSION_INBOX, TURN_CONTROL,
+    contract_js, decoder_declarations, encoder_contract_js, encoder_declarations, module_declarations, produces,
 };
+use hookwire::session_inbox::FAMILY as SESSION_INBOX;
+use hookwire::turn_control::FAMILY as TURN_CONTROL;
+
+fn typescript_declarations() -> String {
+    decoder_declarations(&SESSION_INBOX)
+}
 
 fn compare(rel: &str, generated: &str) {
     let path = common::root().join(rel);
@@ -23,7 +29,7 @@ fn compare(rel: &str, generated: &str) {
 
 #[test]
 fn js_contract_is_current() {
-    compare("js/contract.js", &contract_js());
+    compare("js/contract.js", &contract_js(&SESSION_INBOX));
 }
 
 #[test]
@@ -64,13 +70,14 @@ fn declarations_name_every_kind_and_code() {
 
 #[test]
 fn encoder_declarations_are_current() {
-    compare("js/encoder.d.ts", &encoder_declarations());
+    compare("js/encoder.d.ts", &encoder_declarations(hookwire::FAMILIES));
+    compare("js/encoder-contract.js", &encoder_contract_js(hookwire::FAMILIES));
 }
 
 #[test]
 fn turn_control_js_is_current() {
-    compare("js/turn-control-contract.js", &contract_js_for(&TURN_CONTROL));
-    compare("js/turn-control.d.ts", &turn_control_declarations());
+    compare("js/turn-control-contract.js", &contract_js(&TURN_CONTROL));
+    compare("js/turn-control.d.ts", &decoder_declarations(&TURN_CONTROL));
 }
 
 #[test]
@@ -108,7 +115,7 @@ fn details_used(path: &std::path::Path) -> Vec<String> {
 #[test]
 fn detail_tables_keep_what_each_family_produces() {
     let src = common::root().join("src");
-    let families: [(&str, &Decoded); 2] = [("session_inbox", &SESSION_INBOX), ("turn_control", &TURN_CONTROL)];
+    let families: [(&str, &FamilyDesc); 2] = [("session_inbox", &SESSION_INBOX), ("turn_control", &TURN_CONTROL)];
     for (dir, d) in families {
         let mut files: Vec<_> = std::fs::read_dir(src.join("families").join(dir))
             .unwrap()
@@ -138,7 +145,7 @@ fn detail_tables_keep_what_each_family_produces() {
     // The tables are smaller than the full list, and keep their positions.
     let full = hookwire::What::ALL.len();
     for d in [&SESSION_INBOX, &TURN_CONTROL] {
-        let js = contract_js_for(d);
+        let js = contract_js(d);
         let table = js
             .split("export const DETAILS = [")
             .nth(1)
@@ -162,7 +169,7 @@ fn decode_pointers_need_no_escape() {
     for d in [&SESSION_INBOX, &TURN_CONTROL] {
         for kind in d.kinds {
             for field in kind.fields {
-                let key = d.family.symbols[field.key.0 as usize];
+                let key = d.symbols[field.key.0 as usize];
                 assert!(!key.contains(['/', '~']), "{key} would need an escape in a pointer");
             }
         }

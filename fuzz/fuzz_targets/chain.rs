@@ -1,4 +1,8 @@
-//! Fuzz target: `hookwire::invariants::check_chain` on arbitrary bytes.
+//! Fuzz target: `hookwire::session_inbox::invariants::check_chain` on arbitrary bytes.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| hookwire::invariants::check_chain(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    if let Some(v) = hookwire::invariants::json(data) {
+        hookwire::session_inbox::invariants::check_chain(&v);
+    }
+});

@@ -29,20 +29,23 @@ pub fn sha256(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// One lock line as `(hash, path, moved from)`; `None` for a comment or a blank line.
+pub fn parse_lock_line(line: &str) -> Option<(String, String, Option<String>)> {
+    if line.trim().is_empty() || line.starts_with('#') {
+        return None;
+    }
+    let (hash, rest) = line.split_once("  ")?;
+    let (path, from) = match rest.split_once("  <- ") {
+        Some((p, f)) => (p, Some(f.trim().to_string())),
+        None => (rest, None),
+    };
+    Some((hash.trim().to_string(), path.trim().to_string(), from))
+}
+
 /// The lock's lines: `(hash, path, moved from)`.
 fn lock_lines(root: &Path) -> Vec<(String, String, Option<String>)> {
     let text = fs::read_to_string(root.join(LOCK)).unwrap_or_default();
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .filter_map(|l| {
-            let (hash, rest) = l.split_once("  ")?;
-            let (path, from) = match rest.split_once("  <- ") {
-                Some((p, f)) => (p, Some(f.trim().to_string())),
-                None => (rest, None),
-            };
-            Some((hash.trim().to_string(), path.trim().to_string(), from))
-        })
-        .collect()
+    text.lines().filter_map(parse_lock_line).collect()
 }
 
 /// Parse the lock: path → hash.
@@ -51,7 +54,7 @@ pub fn read_lock(root: &Path) -> BTreeMap<String, String> {
 }
 
 /// The recorded moves: old path → new path, each with the bytes the old path was locked with.
-fn moves(root: &Path) -> BTreeMap<String, (String, String)> {
+pub fn moves(root: &Path) -> BTreeMap<String, (String, String)> {
     lock_lines(root)
         .into_iter()
         .filter_map(|(h, p, from)| Some((from?, (p, h))))

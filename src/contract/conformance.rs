@@ -180,7 +180,7 @@ pub fn check_encode_fixtures(desc: &FamilyDesc, root: &Path, bless: bool) -> Vec
             let stem = case.name.rsplit('/').next().unwrap_or("").to_string();
             for t in desc.targets {
                 let target = crate::family::target_json(t);
-                let answer = (desc.encode)(case.data["command"].clone(), &target);
+                let answer = (desc.encode)(case.data["command"].clone(), &target).to_json();
                 let expected = encode_expectation(&case, t);
                 let frozen = frozen_output(root, desc, &stem, t);
                 match (&expected, answer.get("ok"), answer.get("error")) {

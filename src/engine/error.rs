@@ -222,12 +222,28 @@ impl Detail {
     }
 }
 
-/// The codes of the transport around a value rather than of the value (the CLI's and the JS
-/// encoder's answers): `INVALID_JSON` (a line that is not JSON text), `TOO_DEEP` (nested beyond
-/// what the CLI reads), `INVALID_REQUEST` (a request line, destination or option of the wrong
-/// form), `TOO_LARGE` (a `--lines` line longer than `--max-line-bytes`). Stable strings, in the
-/// TypeScript union beside the [`ErrorCode`]s.
-pub const TRANSPORT_CODES: &[&str] = &["INVALID_JSON", "TOO_DEEP", "INVALID_REQUEST", "TOO_LARGE"];
+table! {
+    /// The codes of the transport around a value rather than of the value (the CLI's and the
+    /// encoders' answers). Stable strings, in the TypeScript union (`TransportErrorCode`) beside
+    /// the [`ErrorCode`]s.
+    Transport, as_str {
+        /// A line that is not JSON text.
+        InvalidJson = 1 => "INVALID_JSON",
+        /// Nested beyond what the CLI reads.
+        TooDeep = 2 => "TOO_DEEP",
+        /// A request line, destination or option of the wrong form.
+        InvalidRequest = 3 => "INVALID_REQUEST",
+        /// A `--lines` line longer than `--max-line-bytes`.
+        TooLarge = 4 => "TOO_LARGE",
+    }
+}
+
+impl Transport {
+    /// The code for its string form.
+    pub fn parse(s: &str) -> Option<Transport> {
+        Transport::ALL.iter().copied().find(|c| c.as_str() == s)
+    }
+}
 
 /// The message template of a decode error code: `{version}`, `{current}`, `{path}` and
 /// `{detail}` are filled in where the message is shown (natively by `Display`, in JS by the

@@ -72,6 +72,10 @@ pub struct FamilyDesc {
     pub registry: &'static Registry,
     /// The symbol table of its decoder.
     pub symbols: &'static [&'static str],
+    /// The kinds of its current version and the fields decode keeps of each.
+    pub kinds: &'static [crate::decode::KindSpec],
+    /// What a decoded value never carries (`version`, and any wire-only mirror).
+    pub wire_only: &'static [&'static str],
     /// The JS error class of its decoder entry (`SessionInboxWireError`).
     pub error_class: &'static str,
     /// The key a consumer advertises its version under (`sessionInboxWireVersion`).
@@ -80,14 +84,47 @@ pub struct FamilyDesc {
     pub producer: &'static [ProducerVersion],
     /// Decode a value given as parsed JSON.
     pub decode: fn(&serde_json::Value) -> Result<serde_json::Value, crate::DecodeError>,
-    /// Encode a command for a target given as JSON: `{"ok": wire}` or `{"error": …}`.
-    pub encode: fn(serde_json::Value, &serde_json::Value) -> serde_json::Value,
+    /// Encode a command for a target given as JSON.
+    pub encode: fn(serde_json::Value, &serde_json::Value) -> crate::Answer,
+    /// The same answer as canonical text, appended to the buffer (what `encode --lines` and the
+    /// encoder's wasm export write; a family may write it without building the answer).
+    pub encode_text: fn(&serde_json::Value, &serde_json::Value, &mut String),
     /// Answer one `negotiate --lines` request with a write ceiling (1 ..= current).
     pub negotiate: fn(&serde_json::Value, u32) -> serde_json::Value,
+    /// One move of its negotiation for the JS encoder, request and answer as JSON: an `ok` or
+    /// `error` answer, or the family's own continuation (the session inbox asks for a lookup).
+    pub negotiate_step: fn(&serde_json::Value) -> serde_json::Value,
     /// The temporary compatibility paths and their removal conditions.
     pub removable: &'static [crate::removable::Removable],
     /// Every target it encodes for, by CLI name (`v0-send`, `v1`, …).
     pub targets: &'static [&'static str],
+    /// What the JS generators need of it beyond the above.
+    pub js: JsFace,
+}
+
+/// A family's face in JS, for the generators (`jsgen`): the names of its decoded types, the
+/// details only its own code produces, and the parts of its declarations and of the encoder's
+/// tables that are its own.
+#[cfg(feature = "std")]
+#[derive(Clone, Copy)]
+pub struct JsFace {
+    /// The prefix of its decoded types' names (`SessionInbox` → `SessionInboxDeliver`).
+    pub prefix: &'static str,
+    /// The name of the union of its decoded types (`SessionInboxValue`).
+    pub union: &'static str,
+    /// The details only its own steps and declared-version checks produce (the chain's, the
+    /// hosts' and its envelope checks' are derived): the other details are emitted as `""` in
+    /// its tables, keeping their positions (`tests/generated.rs` checks this list against the
+    /// family's sources).
+    pub details: &'static [crate::What],
+    /// The end of its decoder entry's declarations: its error class, constants and functions.
+    pub declarations: fn() -> String,
+    /// Its lines at the head of the encoder's declarations (imports from its decoder entry).
+    pub encoder_head: &'static str,
+    /// Its part of the encoder's declarations: commands, targets, wire values, functions.
+    pub encoder_declarations: fn() -> String,
+    /// Its own producer facts for the JS encoder (`js/encoder-contract.js`), as a JSON object.
+    pub producer_tables: fn() -> serde_json::Value,
 }
 
 /// A CLI target name as the JSON target every family's encoder takes: `v0-send` →

@@ -5,7 +5,7 @@
 
 use crate::decode::FieldSpec;
 use crate::host::{Host, Infallible, Sym, Type};
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
 /// Decode logic over `serde_json::Value`, naming keys from one family's symbol table.
 pub struct JsonHost {
@@ -138,13 +138,4 @@ impl Host for JsonHost {
     }
 }
 
-/// A JSON number for `n`: an integer when `n` is integral and exactly representable, as in JS.
-pub fn json_number(n: f64) -> Value {
-    if n.fract() == 0.0 && n.abs() <= 9_007_199_254_740_991.0 {
-        if n >= 0.0 {
-            return Value::Number(Number::from(n as u64));
-        }
-        return Value::Number(Number::from(n as i64));
-    }
-    Number::from_f64(n).map_or(Value::Null, Value::Number)
-}
+pub use crate::canonical::json_number;

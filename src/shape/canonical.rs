@@ -242,6 +242,17 @@ pub fn number_to_string(n: f64) -> String {
     out
 }
 
+/// A JSON number for `n`: an integer when `n` is integral and exactly representable, as in JS.
+pub fn json_number(n: f64) -> serde_json::Value {
+    if n.fract() == 0.0 && n.abs() <= 9_007_199_254_740_991.0 {
+        if n >= 0.0 {
+            return serde_json::Value::Number(serde_json::Number::from(n as u64));
+        }
+        return serde_json::Value::Number(serde_json::Number::from(n as i64));
+    }
+    serde_json::Number::from_f64(n).map_or(serde_json::Value::Null, serde_json::Value::Number)
+}
+
 #[cfg(test)]
 mod tests {
     use super::{number_to_string, to_string};

@@ -779,3 +779,76 @@ fn clone_top(s: &'static Shape) -> Shape {
         Shape::ExactlyOne { keys, shape } => Shape::ExactlyOne { keys, shape },
     }
 }
+/// `export type Name = …;` for a named shape, with its doc and stable identifier.
+pub fn render_ts_def(out: &mut String, d: &Def) {
+    use std::fmt::Write as _;
+    let _ = writeln!(
+        out,
+        "/** {} ({}) */\nexport type {} = {};\n",
+        d.doc,
+        d.id,
+        d.name,
+        typescript(&d.shape)
+    );
+}
+
+/// Whether `d` is the wire shape `wire` or one of its variants (the encoder's declarations
+/// render those; the decoder's render the decoded values instead).
+pub fn is_variant_of(wire: &'static Shape, d: &Def) -> bool {
+    let Shape::Named(w) = wire else { return false };
+    let Shape::Tagged { variants, .. } = &w.shape else {
+        return false;
+    };
+    std::ptr::eq(*w, d)
+        || variants
+            .iter()
+            .any(|v| matches!(v, Shape::Named(x) if std::ptr::eq(*x, d)))
+}
+
+/// The JSON pointers of `shape`'s binary places, `*` standing for any array index or map key
+/// (`/payloads/*/message/*/image`), each with the tag value of the variant it is in (`""` when
+/// the shape is not tagged).
+pub fn binary_places(shape: &'static Shape) -> Vec<(String, String)> {
+    fn tag_of(s: &'static Shape, key: &str) -> &'static str {
+        match s {
+            Shape::Named(d) => tag_of(&d.shape, key),
+            Shape::Object(f) => f
+                .fields
+                .iter()
+                .find_map(|x| match x.shape {
+                    Shape::Const(k) if x.name == key => Some(*k),
+                    _ => None,
+                })
+                .unwrap_or(""),
+            _ => "",
+        }
+    }
+    fn walk(s: &'static Shape, at: &str, tag: &str, out: &mut Vec<(String, String)>) {
+        match s {
+            Shape::Binary => out.push((tag.to_string(), at.to_string())),
+            Shape::Named(d) => walk(&d.shape, at, tag, out),
+            Shape::Object(f) => {
+                for field in f.fields {
+                    walk(field.shape, &format!("{at}/{}", field.name), tag, out);
+                }
+            }
+            Shape::Array(inner) | Shape::Map(inner) => walk(inner, &format!("{at}/*"), tag, out),
+            Shape::AnyOf(all) => {
+                for inner in all.iter() {
+                    walk(inner, at, tag, out);
+                }
+            }
+            Shape::Tagged { tag: key, variants } => {
+                for v in variants.iter() {
+                    walk(v, at, if at.is_empty() { tag_of(v, key) } else { tag }, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(shape, "", "", &mut out);
+    out.sort();
+    out.dedup();
+    out
+}

@@ -7,9 +7,9 @@ use clap::{CommandFactory, Parser, Subcommand};
 use hookwire::family::FamilyDesc;
 use hookwire::session_inbox::encode::{encode, Target};
 use hookwire::session_inbox::{self};
-use hookwire::{artifacts, canonical, evolve, guard, DecodeError, FAMILIES};
+use hookwire::{artifacts, canonical, evolve, guard, Answer, DecodeError, Transport, FAMILIES};
 use serde::Deserialize as _;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::ffi::OsString;
 use std::io::{self, BufRead, BufWriter, Read, Write};
 use std::path::PathBuf;
@@ -207,11 +207,7 @@ fn run(args: Vec<OsString>) -> ExitCode {
         }),
         Cmd::Encode { target, file, .. } => {
             let target = target.map_or_else(|| json!({ "version": current }), |t| hookwire::family::target_json(&t));
-            one(file, |v| match (desc.encode)(v.clone(), &target) {
-                Value::Object(mut m) if m.contains_key("ok") => Ok(m.remove("ok").unwrap_or(Value::Null)),
-                Value::Object(mut m) => Err(answer_failure(m.remove("error").unwrap_or(Value::Null))),
-                _ => Err(input_error("INVALID_REQUEST", "no answer".into())),
-            })
+            one(file, |v| (desc.encode)(v.clone(), &target).ok())
         }
         Cmd::Negotiate {
             write_at_most,
@@ -543,24 +539,8 @@ fn selected(desc: &'static FamilyDesc, explicit: bool) -> Vec<&'static FamilyDes
     }
 }
 
-fn decode_value(desc: &FamilyDesc, v: &Value) -> Result<Value, Failure> {
-    (desc.decode)(v).map_err(|e| decode_error(&e))
-}
-
-/// The `{"error": {...}}` answer of a family's encoder, as a failure to print.
-fn answer_failure(error: Value) -> Failure {
-    let Value::Object(mut extra) = error else {
-        return input_error("INVALID_REQUEST", "no answer".into());
-    };
-    let code = match extra.remove("code").as_ref().and_then(Value::as_str) {
-        Some(c) => hookwire::ErrorCode::parse(c).map_or("INVALID_REQUEST", |c| c.as_str()),
-        None => "INVALID_REQUEST",
-    };
-    let message = extra
-        .remove("message")
-        .and_then(|m| m.as_str().map(String::from))
-        .unwrap_or_default();
-    Failure { code, message, extra }
+fn decode_value(desc: &FamilyDesc, v: &Value) -> Result<Value, Answer> {
+    Answer::from((desc.decode)(v)).ok()
 }
 
 /// Print a line on stdout. A reader that went away (a closed pipe: `hookwire demo | head`) stops
@@ -576,55 +556,18 @@ fn out(text: &str) {
     }
 }
 
-/// An error as the CLI reports it: a code, a message, and the extra fields that apply.
-struct Failure {
-    code: &'static str,
-    message: String,
-    extra: Map<String, Value>,
-}
-
-fn decode_error(e: &DecodeError) -> Failure {
-    let mut extra = Map::new();
-    if let Some(v) = e.version {
-        extra.insert("version".into(), hookwire::json::json_number(v));
-    }
-    if e.detail.at.is_some() {
-        extra.insert("path".into(), json!(e.path()));
-        extra.insert("expected".into(), json!(e.detail.text()));
-    }
-    Failure {
-        code: e.code.as_str(),
-        message: e.to_string(),
-        extra,
-    }
-}
-
-/// The failure with the JSON pointer of the request's place that is wrong.
-fn at(path: &str, mut f: Failure) -> Failure {
-    f.extra.insert("path".into(), json!(path));
-    f
-}
-
-fn input_error(code: &'static str, message: String) -> Failure {
-    Failure {
-        code,
-        message,
-        extra: Map::new(),
-    }
-}
-
-fn fail(f: &Failure) -> ExitCode {
-    eprintln!("error[{}]: {}", f.code, f.message);
+fn fail(a: &Answer) -> ExitCode {
+    eprintln!("error[{}]: {}", a.code().unwrap_or(""), a.message().unwrap_or_default());
     ExitCode::FAILURE
 }
 
 /// Parse one JSON text: any depth up to [`MAX_DEPTH`], duplicate keys last-wins, `1.0` a number
 /// like any other (decode treats integral numbers as integers).
-fn parse(bytes: &[u8]) -> Result<Value, Failure> {
+fn parse(bytes: &[u8]) -> Result<Value, Answer> {
     let depth = max_depth(bytes);
     if depth > MAX_DEPTH {
-        return Err(input_error(
-            "TOO_DEEP",
+        return Err(Answer::transport(
+            Transport::TooDeep,
             format!("input nests {depth} levels deep; the limit is {MAX_DEPTH}"),
         ));
     }
@@ -638,8 +581,8 @@ fn parse(bytes: &[u8]) -> Result<Value, Failure> {
         } else {
             ""
         };
-        input_error(
-            "INVALID_JSON",
+        Answer::transport(
+            Transport::InvalidJson,
             format!("input is not JSON this tool can read: {text}{why}"),
         )
     })
@@ -671,7 +614,7 @@ fn max_depth(bytes: &[u8]) -> usize {
     max
 }
 
-fn one(file: Option<PathBuf>, f: impl Fn(&Value) -> Result<Value, Failure>) -> ExitCode {
+fn one(file: Option<PathBuf>, f: impl Fn(&Value) -> Result<Value, Answer>) -> ExitCode {
     let mut bytes = Vec::new();
     let file = file.filter(|p| p.as_os_str() != "-");
     let read = match &file {
@@ -694,45 +637,26 @@ fn one(file: Option<PathBuf>, f: impl Fn(&Value) -> Result<Value, Failure>) -> E
     }
 }
 
-fn result_line(r: Result<Value, Failure>) -> String {
-    match r {
-        Ok(v) => format!("{{\"ok\":{}}}", canonical::to_string(&v)),
-        Err(f) => {
-            let mut err = f.extra;
-            err.insert("code".into(), json!(f.code));
-            err.insert("message".into(), json!(f.message));
-            format!("{{\"error\":{}}}", canonical::to_string(&Value::Object(err)))
-        }
-    }
+fn result_line(r: Result<Value, Answer>) -> String {
+    r.map_or_else(|a| a, Answer::Ok).to_text()
 }
 
-fn encode_line(desc: &FamilyDesc, line: &[u8]) -> Result<String, Failure> {
+fn encode_line(desc: &FamilyDesc, line: &[u8]) -> Result<String, Answer> {
     let v = parse(line)?;
     let Value::Object(mut req) = v else {
-        return Err(at(
-            "",
-            input_error(
-                "INVALID_REQUEST",
-                "each line must be {\"command\": …, \"target\": …}".into(),
-            ),
-        ));
+        let message = "each line must be {\"command\": …, \"target\": …}";
+        return Err(Answer::transport_at(Transport::InvalidRequest, message, ""));
     };
     let Some(command) = req.remove("command") else {
-        return Err(at(
-            "/command",
-            input_error("INVALID_REQUEST", "the line has no \"command\"".into()),
-        ));
+        let message = "the line has no \"command\"";
+        return Err(Answer::transport_at(Transport::InvalidRequest, message, "/command"));
     };
     let target = req
         .remove("target")
         .unwrap_or_else(|| json!({ "version": desc.registry.current }));
-    // The session inbox writes its answer straight from the command (no answer value is built).
-    if std::ptr::eq(desc, &session_inbox::FAMILY) {
-        let mut answer = String::new();
-        session_inbox::encode::encode_answer_into(&command, &target, &mut answer);
-        return Ok(answer);
-    }
-    Ok(canonical::to_string(&(desc.encode)(command, &target)))
+    let mut answer = String::new();
+    (desc.encode_text)(&command, &target, &mut answer);
+    Ok(answer)
 }
 
 /// A reader that went away (a closed pipe) stops the stream quietly; any other write error (a
@@ -751,9 +675,11 @@ fn lines_with(max_line_bytes: usize, answer: impl Fn(&[u8]) -> String) -> ExitCo
     let mut input = io::BufReader::with_capacity(1 << 16, io::stdin().lock());
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut line = Vec::new();
-    let too_large = format!(
-        "{{\"error\":{{\"code\":\"TOO_LARGE\",\"message\":\"the line is longer than --max-line-bytes ({max_line_bytes} bytes); it was not read\"}}}}"
-    );
+    let too_large = Answer::transport(
+        Transport::TooLarge,
+        format!("the line is longer than --max-line-bytes ({max_line_bytes} bytes); it was not read"),
+    )
+    .to_text();
     loop {
         line.clear();
         let fits = match read_line_within(&mut input, &mut line, max_line_bytes) {

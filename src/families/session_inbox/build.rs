@@ -239,6 +239,10 @@ impl Mirror<'_> {
 }
 
 /// The keys of [`Deliver::carried`], in that order.
+/// Where a send command's fields land in the wire value it becomes: the command's pointer
+/// prefix and the wire's (what `build` does with `payload` and `delivery`).
+pub const SEND_PLACES: [(&str, &str); 2] = [("/payload", "/payloads/0"), ("/delivery", "/deliveryMetadata/0")];
+
 pub const CARRIED_KEYS: [&str; 5] = ["auth", "caller", "requestId", "taskDeliveryId", "turnPolicy"];
 
 /// The view of `command`'s current wire value, or `None` where only [`build`] can say (an

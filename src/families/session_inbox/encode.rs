@@ -9,6 +9,7 @@ use crate::error::{EncodeError, ErrorCode};
 use crate::session_inbox::build::{self, Deliver, Entries, Mirror, Payloads, Wire, CARRIED_KEYS};
 use crate::session_inbox::{producer_version, v0, WIRE_VERSION};
 use crate::shape::{Fields, Shape};
+use crate::Answer;
 use serde_json::{Map, Value};
 
 /// The two shapes of the unversioned era a v0 target can ask for.
@@ -206,42 +207,10 @@ fn first_accepted_deployment(map: &Map<String, Value>) -> Option<Value> {
         .cloned()
 }
 
-/// An encode error as the JSON object the CLI and the JS encoder report:
-/// `{"code", "message"}`, plus `"path"` and `"expected"` for `INVALID`, `"path"` and
-/// `"version"` for `INCOMPATIBLE`.
-pub fn error_json(e: &EncodeError) -> Value {
-    let mut m = serde_json::Map::new();
-    m.insert("code".into(), Value::from(e.code.as_str()));
-    m.insert("message".into(), Value::from(e.message.as_str()));
-    match e.code {
-        ErrorCode::Invalid => {
-            m.insert("path".into(), Value::from(e.path.as_str()));
-            m.insert("expected".into(), Value::from(e.expected.as_str()));
-        }
-        ErrorCode::Incompatible => {
-            m.insert("path".into(), Value::from(e.path.as_str()));
-            m.insert("version".into(), Value::from(e.version));
-        }
-        _ => {}
-    }
-    Value::Object(m)
-}
-
-/// `{key: value}`, moving `value` in (`json!` would copy it through `Serialize`).
-pub fn answer(key: &str, value: Value) -> Value {
-    let mut m = Map::new();
-    m.insert(key.into(), value);
-    Value::Object(m)
-}
-
 /// Encode `command` for the target given as JSON (`{"version":1}`, …): `{"ok": wire}` or
 /// `{"error": …}` — the answer of one `hookwire encode --lines` line.
-pub fn encode_result(command: Value, target: &Value) -> Value {
-    let result = Target::from_json(target).and_then(|t| encode_owned(command, t));
-    match result {
-        Ok(wire) => answer("ok", wire),
-        Err(e) => answer("error", error_json(&e)),
-    }
+pub fn encode_result(command: Value, target: &Value) -> Answer {
+    Answer::from(Target::from_json(target).and_then(|t| encode_owned(command, t)))
 }
 
 /// [`encode`], as canonical JSON bytes (keys sorted, no whitespace).
@@ -268,7 +237,7 @@ pub fn encode_into(command: &Value, target: Target, out: &mut String) -> Result<
 pub fn encode_answer_into(command: &Value, target: &Value, out: &mut String) {
     let target = match Target::from_json(target).and_then(Target::check) {
         Ok(t) => t,
-        Err(e) => return write_value(&answer("error", error_json(&e)), out),
+        Err(e) => return write_value(&Answer::Refused(e).to_json(), out),
     };
     if let Some(wire) = view_checked(command, target) {
         out.push_str("{\"ok\":");
@@ -276,11 +245,7 @@ pub fn encode_answer_into(command: &Value, target: &Value, out: &mut String) {
         out.push('}');
         return;
     }
-    let answer = match encode_built(command.clone(), target) {
-        Ok(wire) => answer("ok", wire),
-        Err(e) => answer("error", error_json(&e)),
-    };
-    write_value(&answer, out);
+    write_value(&Answer::from(encode_built(command.clone(), target)).to_json(), out);
 }
 
 // The short way (contract §12 steps 1–5 on a typed view of the command). It answers exactly what
@@ -737,7 +702,8 @@ mod tests {
     /// something: the short way answers exactly what the long way answers, as values and as text.
     #[test]
     fn the_short_way_answers_what_the_long_way_answers() {
-        use super::{encode_answer_into, encode_built, encode_owned, encode_to_string, error_json, view_checked};
+        use super::{encode_answer_into, encode_built, encode_owned, encode_to_string, view_checked};
+        use crate::engine::answer::error_json;
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/session-inbox");
         let mut commands = Vec::new();
         for dir in ["encode", "encode-v6"] {

@@ -21,6 +21,12 @@ pub mod build;
 #[cfg(feature = "std")]
 pub mod encode;
 #[cfg(feature = "std")]
+#[doc(hidden)] // test support: the fuzz targets' checks
+pub mod invariants;
+#[cfg(feature = "std")]
+#[doc(hidden)] // for the generators: the family in JS
+pub mod js;
+#[cfg(feature = "std")]
 pub mod target;
 #[cfg(feature = "std")]
 pub(crate) mod types;
@@ -296,7 +302,7 @@ pub const REMOVABLE: &[crate::removable::Removable] =
 fn negotiate_request(request: &serde_json::Value, ceiling: u32) -> serde_json::Value {
     match target::Options::default().with_write_ceiling(ceiling) {
         Ok(options) => target::answer_request(request, &options),
-        Err(e) => serde_json::json!({"error": {"code": "INVALID_REQUEST", "message": e}}),
+        Err(e) => crate::Answer::transport(crate::Transport::InvalidRequest, e).to_json(),
     }
 }
 
@@ -306,12 +312,17 @@ fn negotiate_request(request: &serde_json::Value, ceiling: u32) -> serde_json::V
 pub static FAMILY: crate::family::FamilyDesc = crate::family::FamilyDesc {
     registry: &REGISTRY,
     symbols: SYMBOLS,
+    kinds: KINDS,
+    wire_only: &["version", "payload"],
     error_class: "SessionInboxWireError",
     capability_key: HOOK_METADATA_KEY,
     producer: PRODUCER,
     decode,
     encode: encode::encode_result,
+    encode_text: encode::encode_answer_into,
     negotiate: negotiate_request,
+    negotiate_step: target::step_json,
     removable: REMOVABLE,
+    js: js::JS,
     targets: &["v0-deliver", "v0-send", "v1", "v2", "v3", "v4", "v5", "v6"],
 };

@@ -8,10 +8,11 @@
 //! that is a future) are the two drivers of the machine, and a lookup fails with the caller's
 //! own error type ([`NegotiateError::Lookup`]).
 
-use crate::error::{EncodeError, ErrorCode};
+use crate::error::{EncodeError, ErrorCode, Transport};
 use crate::removable::Removable;
 use crate::session_inbox::encode::{encode, Target, V0Variant};
 use crate::session_inbox::{HOOK_METADATA_KEY, WIRE_VERSION};
+use crate::Answer;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::future::Future;
@@ -712,10 +713,11 @@ pub fn answer_json<H: HookLike>(result: &Result<Negotiated<H>, EncodeError>) -> 
                 Resume::Token(t) => t.as_str(),
                 Resume::Hook(h) => h.token(),
             };
-            json!({"ok": {"target": n.target.to_json(), "lookups": n.lookups, "resume": {"token": token}}})
+            Answer::Ok(json!({"target": n.target.to_json(), "lookups": n.lookups, "resume": {"token": token}}))
         }
-        Err(e) => json!({"error": crate::session_inbox::encode::error_json(e)}),
+        Err(e) => Answer::Refused(e.clone()),
     }
+    .to_json()
 }
 
 /// The JSON state of a pending lookup, to resume it later with [`resume_json`] (the JS encoder
@@ -761,6 +763,49 @@ pub fn resume_json(state: &Value, answer: &Value) -> Option<Next<Hook>> {
     Some(lookup.answer(found))
 }
 
+/// One move of the negotiation state machine on JSON, for the JS encoder (which awaits its own
+/// lookups and re-implements no rule): `{"start": {command, destination, writeAtMost?,
+/// stableInboxToken?}}` or `{"resume": <state>, "answer": {"hook": …} | {"failed": "…"}}` →
+/// `{"ok": {target, lookups, resume}}`, `{"error": …}`, or `{"lookup": token, "state": …}`.
+#[doc(hidden)] // host plumbing: the JS encoder's JSON form
+pub fn step_json(req: &Value) -> Value {
+    let bad = |message: &str| Answer::transport(Transport::InvalidRequest, message).to_json();
+    if let Some(begin) = req.get("start") {
+        let options = match step_options(begin) {
+            Ok(o) => o,
+            Err(e) => return bad(&e),
+        };
+        let dest = match Destination::from_json(&begin["destination"]) {
+            Ok(d) => d,
+            Err(e) => return bad(&e),
+        };
+        return next_json(start(&begin["command"], &dest, &options));
+    }
+    match resume_json(&req["resume"], &req["answer"]) {
+        Some(next) => next_json(next),
+        None => bad("the negotiation state is not one this build wrote"),
+    }
+}
+
+fn next_json(next: Next<Hook>) -> Value {
+    match next {
+        Next::Done(result) => answer_json(&result),
+        Next::Lookup(pending) => json!({"lookup": pending.token(), "state": lookup_state(&pending)}),
+    }
+}
+
+fn step_options(req: &Value) -> Result<Options, String> {
+    let mut options = Options::default();
+    if let Some(t) = req.get("stableInboxToken").filter(|t| !t.is_null()) {
+        options.tokens = InboxTokens::from_template(t.as_str().unwrap_or(""))?;
+    }
+    if let Some(w) = req.get("writeAtMost").filter(|w| !w.is_null()) {
+        let ceiling = w.as_u64().and_then(|n| u32::try_from(n).ok()).unwrap_or(0);
+        options = options.with_write_ceiling(ceiling)?;
+    }
+    Ok(options)
+}
+
 /// One `hookwire negotiate --lines` request, answered (contract §12): `{"command", "destination",
 /// "hooks": [{"token", "runId", "metadata"?}, …], "stableInboxToken"?}`. The `hooks` list answers
 /// the lookups: a token not in it is not found; a listed entry that is not a hook with a string
@@ -771,7 +816,7 @@ pub fn resume_json(state: &Value, answer: &Value) -> Option<Next<Hook>> {
 pub fn answer_request(request: &Value, options: &Options) -> Value {
     // A malformed request names the place that is wrong (a JSON pointer into the request).
     let malformed =
-        |path: &str, message: &str| json!({"error": {"code": "INVALID_REQUEST", "message": message, "path": path}});
+        |path: &str, message: &str| Answer::transport_at(Transport::InvalidRequest, message, path).to_json();
     if !request.is_object() {
         return malformed(
             "",

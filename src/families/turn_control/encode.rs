@@ -92,11 +92,13 @@ pub fn encode(command: Value, target: u32) -> Result<Value, EncodeError> {
 /// Encode `command` for the target given as JSON: `{"ok": wire}` or `{"error": …}` — the answer
 /// of one `hookwire --family turn-control encode --lines` line.
 #[doc(hidden)] // host plumbing: the CLI's and the JS encoder's JSON answer
-pub fn encode_result(command: Value, target: &Value) -> Value {
-    match target_from_json(target).and_then(|t| encode(command, t)) {
-        Ok(wire) => crate::session_inbox::encode::answer("ok", wire),
-        Err(e) => crate::session_inbox::encode::answer("error", crate::session_inbox::encode::error_json(&e)),
-    }
+pub fn encode_result(command: Value, target: &Value) -> crate::Answer {
+    crate::Answer::from(target_from_json(target).and_then(|t| encode(command, t)))
+}
+
+/// [`encode_result`] as canonical text, appended to `out`.
+pub fn encode_text(command: &Value, target: &Value, out: &mut String) {
+    crate::canonical::write_value(&encode_result(command.clone(), target).to_json(), out);
 }
 
 #[cfg(test)]

@@ -15,6 +15,12 @@ pub mod v0_to_v1;
 #[cfg(feature = "std")]
 pub mod encode;
 #[cfg(feature = "std")]
+#[doc(hidden)] // test support: the fuzz target's checks
+pub mod invariants;
+#[cfg(feature = "std")]
+#[doc(hidden)] // for the generators: the family in JS
+pub mod js;
+#[cfg(feature = "std")]
 pub mod target;
 #[cfg(feature = "std")]
 mod types;
@@ -167,12 +173,17 @@ pub const REMOVABLE: &[crate::removable::Removable] = &[v0::V0_TARGET_REMOVAL];
 pub static FAMILY: crate::family::FamilyDesc = crate::family::FamilyDesc {
     registry: &REGISTRY,
     symbols: SYMBOLS,
+    kinds: KINDS,
+    wire_only: &["version"],
     error_class: "TurnControlWireError",
     capability_key: CAPABILITY_KEY,
     producer: PRODUCER,
     decode,
     encode: encode::encode_result,
+    encode_text: encode::encode_text,
     negotiate: target::answer_request,
+    negotiate_step: target::step_json,
     removable: REMOVABLE,
+    js: js::JS,
     targets: &["v0", "v1"],
 };

@@ -3,8 +3,9 @@
 //! integer) → `{version: min(N, write ceiling)}`; absent (an older driver) → `{version: 0}`.
 //! Capabilities that are not an object count as absent.
 
-use crate::error::{EncodeError, ErrorCode};
+use crate::error::{EncodeError, ErrorCode, Transport};
 use crate::turn_control::CAPABILITY_KEY;
+use crate::Answer;
 use serde_json::{json, Value};
 
 /// The target version for a driver's capabilities, with the producer's write ceiling.
@@ -40,12 +41,28 @@ pub fn negotiate(capabilities: &Value, ceiling: u32) -> Result<u32, EncodeError>
 pub fn answer_request(request: &Value, ceiling: u32) -> Value {
     let Some(capabilities) = request.get("capabilities") else {
         let path = if request.is_object() { "/capabilities" } else { "" };
-        return json!({"error": {"code": "INVALID_REQUEST", "message": "each line must be {\"capabilities\": {…} | null}", "path": path}});
+        let message = "each line must be {\"capabilities\": {…} | null}";
+        return Answer::transport_at(Transport::InvalidRequest, message, path).to_json();
     };
-    match negotiate(capabilities, ceiling) {
-        Ok(version) => json!({"ok": {"target": {"version": version}}}),
-        Err(e) => json!({"error": crate::session_inbox::encode::error_json(&e)}),
-    }
+    Answer::from(negotiate(capabilities, ceiling).map(|version| json!({"target": {"version": version}}))).to_json()
+}
+
+/// Negotiation on JSON, for the JS encoder: `{"capabilities": …, "writeAtMost"?: N}` →
+/// `{"ok": {"target"}}` or `{"error": …}` (pure: no lookup, so one move answers).
+#[doc(hidden)] // host plumbing: the JS encoder's JSON form
+pub fn step_json(req: &Value) -> Value {
+    let current = crate::turn_control::WIRE_VERSION;
+    let ceiling = match req.get("writeAtMost").filter(|w| !w.is_null()) {
+        None => current,
+        Some(w) => match w.as_u64().and_then(|n| u32::try_from(n).ok()) {
+            Some(n) if (1..=current).contains(&n) => n,
+            _ => {
+                let message = format!("the write ceiling must be a version from 1 to {current}");
+                return Answer::transport(Transport::InvalidRequest, message).to_json();
+            }
+        },
+    };
+    answer_request(req, ceiling)
 }
 
 #[cfg(test)]

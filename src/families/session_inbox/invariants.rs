@@ -1,0 +1,74 @@
+//! The session inbox's own invariants, beside the family-generic ones of `crate::invariants`
+//! (the fuzz targets `chain` and `negotiate` run both): the declared-version chain and
+//! negotiation's lookups.
+
+use crate::chain::{self, Chain, Walked};
+use crate::json::JsonHost;
+use crate::session_inbox::target::{negotiate, Destination, Hook, Options, ReceiverAddress};
+use crate::session_inbox::{self, symbols::SYMBOLS, WIRE_VERSION};
+use crate::ErrorCode;
+use serde_json::Value;
+
+/// The chain leaves a value declaring exactly the current version (or the input itself, when
+/// it declares a version from which only pure bumps lead to the current one), or refuses it.
+pub fn check_chain(v: &Value) {
+    let steps = session_inbox::steps::<JsonHost>();
+    let chain = Chain {
+        current: WIRE_VERSION,
+        initial: Some(0),
+        steps: &steps,
+        declared: Some(session_inbox::declared::check::<JsonHost>),
+    };
+    match chain::run(&mut JsonHost::new(SYMBOLS), &chain, v) {
+        Ok(Walked::Current) => {
+            let declared = v["version"].as_f64().unwrap_or(0.0);
+            assert!((1.0..=f64::from(WIRE_VERSION)).contains(&declared), "{v}");
+        }
+        Ok(Walked::Migrated(out)) => assert_eq!(out["version"], WIRE_VERSION),
+        Err(e) => assert!(
+            ErrorCode::DECODE.contains(&e.code) && e.code != ErrorCode::Migration,
+            "{e:?} on {v}"
+        ),
+    }
+}
+
+/// Negotiation makes at most two lookups, resumes an inspected hook when it made any, and
+/// answers RUN_MISMATCH only when the stable inbox belongs to another run.
+pub fn check_negotiate(v: &Value) {
+    let hooks: Vec<Hook> = v["hooks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|h| {
+            Some(Hook {
+                token: h.get("token")?.as_str()?.into(),
+                run_id: h.get("runId")?.as_str()?.into(),
+                metadata: h.get("metadata").cloned(),
+            })
+        })
+        .collect();
+    let dest = match (&v["token"], &v["address"]) {
+        (Value::String(t), _) => Destination::Token(t.clone()),
+        (_, Value::Object(a)) => Destination::Address(ReceiverAddress {
+            session_id: a.get("sessionId").and_then(Value::as_str).unwrap_or("").into(),
+            version: a.get("version").and_then(Value::as_f64).unwrap_or(0.0),
+        }),
+        _ => return,
+    };
+    let mut calls = 0;
+    let result = negotiate(&v["command"], &dest, &Options::default(), |token: &str| {
+        calls += 1;
+        Ok::<_, String>(hooks.iter().find(|h| h.token == token).cloned())
+    });
+    assert!(calls <= 2);
+    match result {
+        Ok(n) => {
+            assert_eq!(n.lookups, calls);
+            assert!(n.target.check().is_ok());
+        }
+        Err(e) => assert!(matches!(
+            e.code(),
+            ErrorCode::UnsupportedTarget | ErrorCode::RunMismatch | ErrorCode::HookNotFound
+        )),
+    }
+}
