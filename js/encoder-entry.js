@@ -156,9 +156,12 @@ function invalid(path, expected, found, ErrorClass) {
   return wireError({ code: "INVALID", message: `invalid wire value at ${path || "the root"}: expected ${expected}, found ${found}`, path, expected }, ErrorClass);
 }
 
+/** The family's description of a command of `kind` that becomes another kind of wire value, if any (`kind` is what the command holds: anything). */
+const commandOf = (family, kind) => (typeof kind === "string" && family.commands !== undefined && Object.hasOwn(family.commands, kind) ? family.commands[kind] : undefined);
+
 /** The command's place of `path` in the wire value it becomes (a send's payload → payloads/0). */
 function wirePath(family, kind, path) {
-  const places = family.commands?.[kind]?.places;
+  const places = commandOf(family, kind)?.places;
   if (places === undefined) return path;
   for (const [from, to] of places) if (path === from || path.startsWith(`${from}/`)) return to + path.slice(from.length);
   return path;
@@ -166,9 +169,9 @@ function wirePath(family, kind, path) {
 
 /** Whether a command of `kind` may hold binary data at `path` (a part's image or data). */
 function binaryPlace(family, kind, path) {
-  const wireKind = family.commands?.[kind]?.becomes ?? kind;
+  const wireKind = commandOf(family, kind)?.becomes ?? kind;
   const patterns = BINARY_PLACES.get(family);
-  return Object.hasOwn(patterns, wireKind) && patterns[wireKind].test(wirePath(family, kind, path));
+  return typeof wireKind === "string" && Object.hasOwn(patterns, wireKind) && patterns[wireKind].test(wirePath(family, kind, path));
 }
 
 const escape = (k) => k.replaceAll("~", "~0").replaceAll("/", "~1");

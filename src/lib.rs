@@ -105,11 +105,29 @@ pub use surfaces::jsgen;
 #[doc(hidden)]
 pub use contract::{artifacts, conformance, evolve, guard};
 
-#[doc(hidden)]
-/// Every family this build knows, as the CLI and the shared checks take them. Adding a family
-/// is one line here.
-#[cfg(feature = "std")]
-pub static FAMILIES: &[&family::FamilyDesc] = &[&session_inbox::FAMILY, &turn_control::FAMILY];
+/// The registration: every family this build knows, one line each. It makes `FAMILIES` (the
+/// CLI, the generators and the shared checks take a family from it) and, for the encoder's wasm
+/// module, `ENCODERS`: only the two entry points that module calls, so that it links nothing else
+/// of a family (its generators, its schemas).
+macro_rules! register {
+    ($($family:ident),* $(,)?) => {
+        #[doc(hidden)]
+        /// Every family this build knows, as the CLI and the shared checks take them.
+        #[cfg(feature = "std")]
+        pub static FAMILIES: &[&family::FamilyDesc] = &[$(&$family::FAMILY),*];
+
+        /// Each family's name, its encoder's text answer and one move of its negotiation.
+        #[cfg(all(feature = "wasm-encoder", target_arch = "wasm32"))]
+        #[allow(clippy::type_complexity)]
+        static ENCODERS: &[(
+            &str,
+            fn(&serde_json::Value, &serde_json::Value, &mut String),
+            fn(&serde_json::Value) -> serde_json::Value,
+        )] = &[$(($family::FAMILY.registry.name, $family::FAMILY.encode_text, $family::FAMILY.negotiate_step)),*];
+    };
+}
+
+register!(session_inbox, turn_control);
 
 #[doc(hidden)]
 /// The family named `name` (`session-inbox`, `turn-control`).

@@ -7,7 +7,6 @@
 //! takes the family by name, as the CLI does. Server and step code only: the workflow-safe
 //! decoder never links this.
 
-use crate::family::FamilyDesc;
 use crate::{Answer, Transport};
 use serde::Deserialize as _;
 use serde_json::Value;
@@ -23,8 +22,14 @@ fn bad_request(message: &str) -> String {
     Answer::transport(Transport::InvalidRequest, message).to_text()
 }
 
-fn family(name: &str) -> Result<&'static FamilyDesc, String> {
-    crate::family(name).ok_or_else(|| bad_request("no such family in this build"))
+type Entry = (&'static str, fn(&Value, &Value, &mut String), fn(&Value) -> Value);
+
+/// The registered family named `name`: its encoder's text answer and its negotiation's move.
+fn family(name: &str) -> Result<&'static Entry, String> {
+    crate::ENCODERS
+        .iter()
+        .find(|e| e.0 == name)
+        .ok_or_else(|| bad_request("no such family in this build"))
 }
 
 /// Encode the command (JSON text) for the target (JSON text) with the family named `family`:
@@ -39,7 +44,7 @@ pub fn encode_json(family_name: &str, command: &str, target: &str) -> String {
     match (parse(command), parse(target)) {
         (Some(c), Some(t)) => {
             let mut out = String::with_capacity(command.len() * 2 + 64);
-            (f.encode_text)(&c, &t, &mut out);
+            (f.1)(&c, &t, &mut out);
             out
         }
         _ => bad_request("the encoder's input is not JSON text"),
@@ -55,7 +60,7 @@ pub fn negotiate_json(family_name: &str, request: &str) -> String {
         Err(e) => return e,
     };
     match parse(request) {
-        Some(req) => crate::canonical::to_string(&(f.negotiate_step)(&req)),
+        Some(req) => crate::canonical::to_string(&(f.2)(&req)),
         None => bad_request("the negotiation request is not JSON text"),
     }
 }
@@ -68,7 +73,7 @@ pub fn negotiate_json(family_name: &str, request: &str) -> String {
 pub fn encode_value(family_name: &str, command: JsValue, target: JsValue) -> Result<JsValue, JsValue> {
     use serde::Serialize as _;
     let err = |e: serde_wasm_bindgen::Error| JsValue::from(e);
-    let f = family(family_name).map_err(|e| JsValue::from(e))?;
+    let f = crate::family(family_name).ok_or_else(|| JsValue::from("no such family"))?;
     let command: Value = serde_wasm_bindgen::from_value(command).map_err(err)?;
     let target: Value = serde_wasm_bindgen::from_value(target).map_err(err)?;
     (f.encode)(command, &target)

@@ -309,7 +309,7 @@ fn negotiate_request(request: &serde_json::Value, ceiling: u32) -> serde_json::V
 /// The session inbox, as every surface takes a family.
 #[cfg(feature = "std")]
 #[doc(hidden)] // family machinery: the chain, the hosts, the CLI and the checks take it
-pub static FAMILY: crate::family::FamilyDesc = crate::family::FamilyDesc {
+pub const FAMILY: crate::family::FamilyDesc = crate::family::FamilyDesc {
     registry: &REGISTRY,
     symbols: SYMBOLS,
     kinds: KINDS,

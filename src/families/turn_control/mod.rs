@@ -170,7 +170,7 @@ pub const REMOVABLE: &[crate::removable::Removable] = &[v0::V0_TARGET_REMOVAL];
 /// Turn control, as every surface takes a family.
 #[cfg(feature = "std")]
 #[doc(hidden)] // family machinery: the chain, the hosts, the CLI and the checks take it
-pub static FAMILY: crate::family::FamilyDesc = crate::family::FamilyDesc {
+pub const FAMILY: crate::family::FamilyDesc = crate::family::FamilyDesc {
     registry: &REGISTRY,
     symbols: SYMBOLS,
     kinds: KINDS,
