@@ -9,7 +9,7 @@
 // Reads see own properties only (an own getter is one; a value inherited from a prototype, such
 // as a polluted Object.prototype.kind, is not), and no inherited setter ever runs on the objects
 // the decoder builds (a key their prototype has is defined, not assigned).
-import { KINDS, SYMBOLS } from "hookwire:contract";
+import { KINDS, SYMBOLS, TYPE_CODES as T } from "hookwire:contract";
 // Define o[k] as a plain data property (assigning could run an inherited setter).
 import { define } from "./wire-error.js";
 
@@ -27,7 +27,8 @@ const failed = () => {
 const own = (o, k, v = o[k]) => (v === undefined || Object.hasOwn(o, k) ? v : undefined);
 
 /**
- * The JSON type of V[h]: 0 other, 1 null, 2 boolean, 3 number, 4 string, 5 array, 6 object.
+ * The JSON type of V[h], by the codes generated from the decoder's `Type` (`TYPE_CODES`), or 0
+ * for what JSON cannot hold.
  * Every non-null, non-array object is 6, a Date, a Map or a class instance included: it is read by
  * its own properties like any other, so without an own known `kind` it is UNKNOWN_KIND. (Telling
  * "plain" objects apart would take a prototype test, which values from another realm such as a
@@ -42,9 +43,9 @@ export function type(h) {
   }
 }
 
-const TYPES = { __proto__: null, boolean: 2, number: 3, string: 4, object: 6 };
+const TYPES = { __proto__: null, boolean: T.boolean, number: T.number, string: T.string, object: T.object };
 /** `type`'s code of v, or `other` for what JSON cannot hold (Array.isArray throws for a revoked proxy). */
-const typeCode = (v, other) => (v === null ? 1 : typeof v === "object" && Array.isArray(v) ? 5 : (TYPES[typeof v] ?? other));
+const typeCode = (v, other) => (v === null ? T.null : typeof v === "object" && Array.isArray(v) ? T.array : (TYPES[typeof v] ?? other));
 
 /** A number's value, or NaN for anything else (the decoder asks the type only when it sees NaN). */
 export function num(h) {
@@ -80,7 +81,7 @@ export function fields(obj, kind) {
     let t = 0;
     try {
       v = own(o, SYMBOLS[keys[i]]);
-      if (v !== undefined) t = typeCode(v, 7);
+      if (v !== undefined) t = typeCode(v, T.other);
     } catch {
       failed();
       v = undefined;

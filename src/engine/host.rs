@@ -21,26 +21,60 @@ impl Sym {
     pub const KIND: Sym = Sym(1);
 }
 
-/// The JSON type of a value, as the decoder sees it.
+/// The JSON type of a value, as the decoder sees it. The discriminants are the codes the JS host
+/// answers with (`TYPE_CODES` in the generated `js/contract.js`); 0 is no value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Type {
     /// JSON `null`.
-    Null,
+    Null = 1,
     /// A boolean.
-    Bool,
+    Bool = 2,
     /// A number.
-    Number,
+    Number = 3,
     /// A string.
-    String,
+    String = 4,
     /// An array.
-    Array,
+    Array = 5,
     /// A non-null, non-array object.
-    Object,
+    Object = 6,
     /// Anything a JSON document cannot hold (`undefined`, a function, a symbol, a bigint).
-    Other,
+    Other = 7,
 }
 
 impl Type {
+    /// Every type, in code order.
+    pub const ALL: [Type; 7] = [
+        Type::Null,
+        Type::Bool,
+        Type::Number,
+        Type::String,
+        Type::Array,
+        Type::Object,
+        Type::Other,
+    ];
+
+    /// The type a host answers by `code`; a code of no type is `Other`.
+    pub fn from_code(code: i32) -> Type {
+        match Type::ALL.get((code as usize).wrapping_sub(1)) {
+            Some(t) => *t,
+            None => Type::Other,
+        }
+    }
+
+    /// How the JS host names the type (`typeof`, with `null` and `array` apart).
+    pub const fn js_name(self) -> &'static str {
+        match self {
+            Type::Null => "null",
+            Type::Bool => "boolean",
+            Type::Number => "number",
+            Type::String => "string",
+            Type::Array => "array",
+            Type::Object => "object",
+            Type::Other => "other",
+        }
+    }
+
     /// The decode error detail that names this type.
     pub const fn detail(self) -> Detail {
         match self {
@@ -123,4 +157,19 @@ pub trait Host {
         read: Self::Fields,
         present: u32,
     ) -> Self::Value;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Type;
+
+    #[test]
+    fn a_type_is_read_back_from_its_code_and_no_other_code_is_a_json_type() {
+        for t in Type::ALL {
+            assert_eq!(Type::from_code(i32::from(t as u8)), t);
+        }
+        for code in [0, 8, 255, -1, i32::MIN, i32::MAX] {
+            assert_eq!(Type::from_code(code), Type::Other, "{code}");
+        }
+    }
 }

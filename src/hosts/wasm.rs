@@ -48,20 +48,6 @@ struct Last(Cell<DecodeError>);
 unsafe impl Sync for Last {}
 static LAST: Last = Last(Cell::new(DecodeError::new(ErrorCode::NotObject)));
 
-/// The type `js/host.js` answers by code: 1 null, 2 boolean, 3 number, 4 string, 5 array,
-/// 6 object, anything else a value JSON cannot hold.
-fn type_from(code: i32) -> Type {
-    match code {
-        1 => Type::Null,
-        2 => Type::Bool,
-        3 => Type::Number,
-        4 => Type::String,
-        5 => Type::Array,
-        6 => Type::Object,
-        _ => Type::Other,
-    }
-}
-
 /// The decode logic over live JS values, by handle.
 pub struct JsHost;
 
@@ -69,7 +55,7 @@ impl Host for JsHost {
     type Value = i32;
 
     fn type_of(&mut self, v: &i32) -> Type {
-        type_from(js_type(*v))
+        Type::from_code(js_type(*v))
     }
 
     fn get(&mut self, obj: &i32, key: Sym) -> Result<Option<i32>, Infallible> {
@@ -150,7 +136,7 @@ impl Host for JsHost {
         // 0: absent; 7: a value JSON cannot hold; else `type`'s code.
         match (types >> (3 * i)) & 7 {
             0 => None,
-            code => Some((base + i as i32, type_from(code as i32))),
+            code => Some((base + i as i32, Type::from_code(code as i32))),
         }
     }
 

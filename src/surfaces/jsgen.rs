@@ -65,6 +65,12 @@ pub fn contract_js(f: &FamilyDesc) -> String {
     let _ = writeln!(out, "export const ERROR_CLASS = {};", js_string(f.error_class));
     let _ = writeln!(out, "export const WIRE_VERSION = {};", f.registry.current);
     let _ = writeln!(out, "export const CAPABILITY_KEY = {};", js_string(f.capability_key));
+    // The codes the host answers a value's type with (`Type`'s discriminants).
+    let types: Vec<String> = crate::host::Type::ALL
+        .iter()
+        .map(|t| format!("{}: {}", t.js_name(), *t as u8))
+        .collect();
+    let _ = writeln!(out, "export const TYPE_CODES = {{ {} }};", types.join(", "));
     let symbols: Vec<String> = f.symbols.iter().map(|s| js_string(s)).collect();
     let _ = writeln!(out, "export const SYMBOLS = [{}];", symbols.join(", "));
     // Each kind of the current version and the fields decode keeps, as symbols, in the decoder's

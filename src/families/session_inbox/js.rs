@@ -5,7 +5,7 @@
 use crate::family::JsFace;
 use crate::session_inbox::target::InboxTokens;
 use crate::session_inbox::{producer_version, HOOK_METADATA_KEY, WIRE_VERSION};
-use crate::shape::{is_variant_of, named_defs, render_ts_def, Shape};
+use crate::shape::{is_variant_of, named_defs, render_ts_def, typescript, Shape};
 use crate::What;
 use std::fmt::Write as _;
 
@@ -79,6 +79,38 @@ pub const ENCODER_HEAD: &str = "import type { AuthContext, Caller, DeliverPayloa
 export { HOOK_METADATA_KEY, SessionInboxWireError, WireError, WIRE_VERSION } from \"./hookwire.cjs\";
 ";
 
+/// The fields a send carries into the deliver it becomes (`build::CARRIED_KEYS`), typed as the
+/// current deliver declares them.
+fn carried(wire: &'static Shape) -> String {
+    let Shape::Named(def) = wire else { return String::new() };
+    let Shape::Tagged { variants, .. } = &def.shape else {
+        return String::new();
+    };
+    let deliver = variants.iter().find_map(|v| match v {
+        Shape::Named(d) => match &d.shape {
+            Shape::Object(f)
+                if f.fields
+                    .iter()
+                    .any(|x| x.name == "kind" && matches!(x.shape, Shape::Const("deliver"))) =>
+            {
+                Some(f.fields)
+            }
+            _ => None,
+        },
+        _ => None,
+    });
+    crate::session_inbox::build::CARRIED_KEYS
+        .iter()
+        .filter_map(|key| {
+            let field = deliver?.iter().find(|x| x.name == *key)?;
+            Some(format!("readonly {key}?: {};", typescript(field.shape)))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+        .trim_end_matches(';')
+        .to_string()
+}
+
 /// Its part of `js/encoder.d.ts`: the current wire variants, commands, targets, `encode`,
 /// `negotiate`, `stableInboxToken` and its `encoderSchema` overload.
 pub fn encoder_declarations() -> String {
@@ -110,7 +142,7 @@ pub fn encoder_declarations() -> String {
     let versions = versions.join(" | ");
     let _ = write!(
         out,
-        "type Carried = {{ readonly auth?: AuthContext | null; readonly caller?: Caller; readonly requestId?: string; readonly taskDeliveryId?: string; readonly turnPolicy?: \"queue\" | \"steer\" }};
+        "type Carried = {{ {carried} }};
 /** The send command: one payload, built field by field into a deliver. */
 export type SendCommand = Carried & {{ readonly kind: \"send\"; readonly payload: DeliverPayload; readonly delivery?: Omit<DeliveryEntry, \"payloadIndex\"> }};
 /** The deliver command: the current deliver fields without version and mirror. */
@@ -207,6 +239,7 @@ export declare function encoderSchema<const T extends SessionInboxTarget = {{ re
 }}): HookwireSchema<SessionInboxCommand, WireFor<T>>;
 ",
         controls = controls.join(" | "),
+        carried = carried(wire),
     );
     out
 }
