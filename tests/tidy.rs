@@ -217,3 +217,92 @@ fn generic_modules_import_no_family() {
     }
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
+
+/// The first cells of `ARCHITECTURE.md`'s code map that name places under `src/`: each a list of
+/// paths (a later path without a folder is in the folder of the one before it).
+fn code_map_paths() -> Vec<String> {
+    let text = fs::read_to_string(common::root().join("ARCHITECTURE.md")).unwrap();
+    let map = text.split("## Code map").nth(1).expect("a code map");
+    let mut out = Vec::new();
+    for row in map.lines().filter(|l| l.starts_with("| `src/")) {
+        let first = row.split('|').nth(1).unwrap_or("");
+        let mut dir = String::new();
+        for (i, token) in first.split('`').enumerate() {
+            if i % 2 == 0 {
+                continue;
+            }
+            let path = if token.starts_with("src/") {
+                token.to_string()
+            } else {
+                format!("{dir}{token}")
+            };
+            dir = path.rsplit_once('/').map(|(d, _)| format!("{d}/")).unwrap_or_default();
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// Whether the code map's `entry` covers the file `rel`: the file itself, its folder, or a
+/// pattern row (`vN_to_vM.rs` for the step pairs, `v1.rs` … `v6.rs` for the versions).
+fn covers(entry: &str, rel: &str) -> bool {
+    let is_step = |f: &str| f.starts_with('v') && f.contains("_to_v") && f.ends_with(".rs");
+    let is_version = |f: &str| {
+        f.strip_prefix('v')
+            .and_then(|x| x.strip_suffix(".rs"))
+            .is_some_and(|n| n.parse::<u32>().is_ok())
+    };
+    let (dir, file) = rel.rsplit_once('/').unwrap_or(("", rel));
+    match entry.rsplit_once('/') {
+        _ if entry == rel => true,
+        Some((d, "")) => rel.starts_with(&format!("{d}/")),
+        Some((d, "vN_to_vM.rs")) => d == dir && is_step(file),
+        Some((d, "v1.rs" | "v6.rs")) => d == dir && is_version(file),
+        _ => false,
+    }
+}
+
+/// The code map stays true: every `src/` place it names exists, and every source file is in it.
+#[test]
+fn the_code_map_names_every_source_file_and_nothing_else() {
+    let root = common::root();
+    let entries = code_map_paths();
+    assert!(entries.len() > 20, "the code map was not read: {entries:?}");
+    for e in &entries {
+        let concrete = !e.contains("vN_to_vM");
+        assert!(
+            !concrete || root.join(e).exists(),
+            "ARCHITECTURE.md's code map names {e}, which does not exist"
+        );
+    }
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    for path in files {
+        let rel = path.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
+        assert!(
+            entries.iter().any(|e| covers(e, &rel)),
+            "{rel} is in no row of ARCHITECTURE.md's code map"
+        );
+    }
+}
+
+/// Each family's folder names no other family: what they share lives below them.
+#[test]
+fn a_family_names_no_other_family() {
+    let root = common::root();
+    let families = ["session_inbox", "turn_control"];
+    for own in families {
+        let mut files = Vec::new();
+        rust_files(&root.join("src/families").join(own), &mut files);
+        for path in files {
+            let text = fs::read_to_string(&path).unwrap();
+            for other in families.iter().filter(|f| **f != own) {
+                assert!(
+                    !text.contains(&format!("crate::{other}")) && !text.contains(&format!("hookwire::{other}")),
+                    "{} names the family {other}",
+                    path.display()
+                );
+            }
+        }
+    }
+}

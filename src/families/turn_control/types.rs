@@ -34,11 +34,7 @@ pub enum Message {
         /// The action.
         action: Map<String, Value>,
         /// The inbox values buffered during the turn.
-        #[serde(
-            default,
-            skip_serializing_if = "Option::is_none",
-            deserialize_with = "crate::session_inbox::types::some"
-        )]
+        #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "some")]
         buffered_deliveries: Option<Vec<Map<String, Value>>>,
     },
     /// The turn failed; the error is any JSON value.
@@ -112,4 +108,9 @@ impl Message {
         // `tests/typed.rs` holds the two layers equal over every fixture.
         serde_json::from_value(value).map_err(|_| DecodeError::new(ErrorCode::Invalid))
     }
+}
+/// An optional field that, when present, holds a `T`: `null` is refused as the JSON commands
+/// refuse it (an absent field is `None` by `#[serde(default)]`).
+fn some<'de, T: Deserialize<'de>, D: serde::Deserializer<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
 }
