@@ -40,3 +40,22 @@ export const REJECTS = {
   "invalid envelope": [{ kind: "deliver", version: 6, payloads: [payload, "x"], payload }, "INVALID"],
   "misdeclared version": [{ kind: "deliver", version: 2, payloads: [payload] }, "MISDECLARED_VERSION"],
 };
+
+// Turn control (contract §14): the current version, and a version-0 value (one step).
+const action = { kind: "reply", text: "Your order ships tomorrow.", citations: [{ url: "https://example.com/o/1042" }] };
+const buffered = [{ kind: "deliver", version: 6, payloads: [payload], payload }];
+
+/** Valid turn-control values, by class. */
+export const TURN_VALID = {
+  "turn-result": { kind: "turn-result", version: 1, action, bufferedDeliveries: buffered },
+  "turn-delivery-request": { kind: "turn-delivery-request", version: 1, continuationToken: "c-1", inboxToken: "i-1", requestId: "r-1" },
+  "turn-result v0 (1 step)": { kind: "turn-result", action, bufferedDeliveries: buffered },
+};
+
+/** Turn-control rejects, by class. */
+export const TURN_REJECTS = {
+  "newer version": [{ kind: "turn-error", version: 2, error: "x" }, "NEWER_VERSION"],
+  "v0 action without a kind": [{ kind: "turn-result", action: { text: "x" } }, "LEGACY_SHAPE"],
+  "unknown kind": [{ kind: "turn-paused", version: 1 }, "UNKNOWN_KIND"],
+  "invalid envelope": [{ kind: "turn-delivery-accepted", version: 1, requestId: 7 }, "INVALID"],
+};

@@ -1,9 +1,11 @@
-// Per-decode time of every contender on each value class of ./classes.mjs, in one process:
+// Per-decode time of every contender on each value class of ./classes.mjs (the session inbox's and
+// turn control's), in one process:
 // `node bench/per-class.mjs [ROUNDS]`. Contenders take turns in short slices, round after round,
 // so drift and other load hit them alike; each figure is the median over the rounds (with
 // min–max), and each ratio is a contender's median time over hookwire's (above 1×, hookwire is
 // faster). Prints one JSON document; bench/run.mjs renders it.
-import { REJECTS, VALID } from "./classes.mjs";
+import { REJECTS, TURN_REJECTS, TURN_VALID, VALID } from "./classes.mjs";
+import { TURN_DECODERS } from "./contenders/turn-control.mjs";
 import { CONTENDERS } from "./mix.mjs";
 
 const rounds = Number(process.argv[2] ?? 21);
@@ -37,14 +39,14 @@ function measure(cases, ops) {
   return out;
 }
 
-const valid = measure(VALID, (c, name) => {
+const validOf = (cases, decoders) => (c, name) => {
   const decode = decoders[c];
-  const v = VALID[name];
+  const v = cases[name];
   return () => decode(v);
-});
-const rejects = measure(REJECTS, (c, name) => {
+};
+const rejectsOf = (cases, decoders) => (c, name) => {
   const decode = decoders[c];
-  const [v, code] = REJECTS[name];
+  const [v, code] = cases[name];
   return () => {
     try {
       decode(v);
@@ -54,5 +56,9 @@ const rejects = measure(REJECTS, (c, name) => {
     }
     throw new Error(`${c} accepted the ${name} reject`);
   };
-});
-console.log(JSON.stringify({ rounds, valid, rejects }));
+};
+const valid = measure(VALID, validOf(VALID, decoders));
+const rejects = measure(REJECTS, rejectsOf(REJECTS, decoders));
+const turnValid = measure(TURN_VALID, validOf(TURN_VALID, TURN_DECODERS));
+const turnRejects = measure(TURN_REJECTS, rejectsOf(TURN_REJECTS, TURN_DECODERS));
+console.log(JSON.stringify({ rounds, valid, rejects, turnValid, turnRejects }));

@@ -4,7 +4,7 @@
 // bench/results.json (`--encode-only` replaces only its encode figures). Needs pkg/ and a release
 // CLI.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -38,6 +38,20 @@ async function decodeBench() {
     const { decode } = await import(`./contenders/${c}.mjs`);
     for (const v of MIX) {
       if (outcome(decode, v) !== outcome(reference, v)) throw new Error(`${c} disagrees with hookwire on ${canon(v)}: ${outcome(decode, v)}`);
+    }
+  }
+  // The turn-control contenders, on every turn-control fixture and benchmark class.
+  const { TURN_DECODERS } = await import("./contenders/turn-control.mjs");
+  const { TURN_REJECTS, TURN_VALID } = await import("./classes.mjs");
+  const turnInputs = [...Object.values(TURN_VALID), ...Object.values(TURN_REJECTS).map(([v]) => v)];
+  for (const dir of ["v0", "v1", "chain"]) {
+    const folder = join(here, "..", "fixtures", "turn-control", dir);
+    for (const f of readdirSync(folder)) turnInputs.push(JSON.parse(readFileSync(join(folder, f), "utf8")).input);
+  }
+  for (const c of DECODERS) {
+    for (const v of turnInputs.filter((x) => x !== undefined)) {
+      const [got, want] = [outcome(TURN_DECODERS[c], v), outcome(TURN_DECODERS.wasm, v)];
+      if (got !== want) throw new Error(`${c} disagrees with hookwire/turn-control on ${canon(v)}: ${got}`);
     }
   }
 
@@ -156,9 +170,12 @@ if (!encodeOnly) {
   };
   classTable("valid values", perClass.valid);
   classTable("rejects", perClass.rejects);
+  classTable("turn control, valid values", perClass.turnValid);
+  classTable("turn control, rejects", perClass.turnRejects);
   const current = perClass.valid["current deliver"].wasm.median;
   out.push("Ratios: a contender's time over hookwire's; above 1× hookwire is faster. hookwire's time per older value over a current deliver: " +
-    Object.entries(perClass.valid).filter(([n]) => n !== "current deliver" && n !== "current control").map(([n, by]) => `${n} ${(by.wasm.median / current).toFixed(2)}×`).join(", ") + ".");
+    Object.entries(perClass.valid).filter(([n]) => n !== "current deliver" && n !== "current control").map(([n, by]) => `${n} ${(by.wasm.median / current).toFixed(2)}×`).join(", ") +
+    `; turn control's version-0 turn-result over a current one: ${(perClass.turnValid["turn-result v0 (1 step)"].wasm.median / perClass.turnValid["turn-result"].wasm.median).toFixed(2)}×.`);
   out.push("");
 }
 const TARGET_NAMES = Object.keys(zod.TARGETS);
