@@ -190,6 +190,10 @@ test("the write ceiling keeps a rollout rollback-safe", async () => {
   const n = await encoder.negotiate({ kind: "clear" }, { token: "c" }, () => hook, { writeAtMost: 5 });
   assert.deepEqual(n.target, { version: 5 });
   await assert.rejects(encoder.negotiate({ kind: "clear" }, { token: "c" }, () => hook, { writeAtMost: 9 }), { code: "INVALID_REQUEST" });
+  // A number JSON cannot carry is no ceiling to take for "none" (JSON text would write it as null).
+  for (const w of [NaN, Infinity, -Infinity]) {
+    await assert.rejects(encoder.negotiate({ kind: "clear" }, { token: "c" }, () => hook, { writeAtMost: w }), { code: "INVALID_REQUEST" }, String(w));
+  }
   assert.equal(encoder.stableInboxToken("run-1"), "eve:session:run-1:inbox");
   assert.equal(encoder.stableInboxToken("run-1", "inbox/{runId}"), "inbox/run-1");
 });

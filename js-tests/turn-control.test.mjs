@@ -588,7 +588,7 @@ test("negotiate: every fixture through one `negotiate --lines` run, in order", (
   }
 });
 
-test("negotiate: JS and the CLI agree on generated capabilities", () => {
+test("negotiate: JS and the CLI agree on generated capabilities, refusals word for word", () => {
   const r = rng(5);
   const pick = (xs) => xs[Math.floor(r() * xs.length)];
   const requests = Array.from({ length: 400 }, () => {
@@ -608,10 +608,10 @@ test("negotiate: JS and the CLI agree on generated capabilities", () => {
       js = { ok: encoder.turnControl.negotiate(req.capabilities) };
     } catch (e) {
       assertTurnControlError(e);
-      js = { error: e.code };
+      js = { error: e.code, message: e.message };
     }
-    const want = native.ok ? { ok: native.ok.target } : { error: native.error.code };
-    seen.add(canon(want));
+    const want = native.ok ? { ok: native.ok.target } : { error: native.error.code, message: native.error.message };
+    seen.add(canon(native.ok ? want : { error: want.error }));
     assert.deepEqual(js, want, JSON.stringify(req));
   }
   for (const w of [{ ok: { version: 0 } }, { ok: { version: 1 } }, { error: "UNSUPPORTED_TARGET" }]) assert.ok(seen.has(canon(w)), canon(w));
@@ -624,8 +624,9 @@ test("negotiate: the write ceiling, no capabilities, and the target feeding enco
   assert.deepEqual(negotiate(undefined), { version: 0 }, "an older driver passes no capabilities");
   assert.deepEqual(negotiate(null), { version: 0 });
   assert.deepEqual(negotiate({}), { version: 0 });
+  assert.deepEqual(negotiate({ turnControlWireVersion: undefined }), { version: 0 }, "an undefined capability is absent, as an undefined field is everywhere");
   assert.deepEqual(negotiate(tc.driverCapabilities()), { version: 1 }, "this build's driver");
-  for (const w of [0, 2, 1.5, "1"]) {
+  for (const w of [0, 2, 1.5, "1", NaN, Infinity, -Infinity]) {
     assert.throws(() => negotiate({ turnControlWireVersion: 1 }, { writeAtMost: w }), (e) => e.code === "INVALID_REQUEST", String(w));
   }
   for (const caps of [{ turnControlWireVersion: 0 }, { turnControlWireVersion: NaN }, { turnControlWireVersion: Infinity }, { turnControlWireVersion: "1" }]) {

@@ -446,6 +446,13 @@ export function stableInboxToken(runId, template = INBOX.stableInboxToken) {
 }
 
 /**
+ * A write ceiling as the module reads it: absent is null; a number JSON cannot carry (NaN,
+ * ±Infinity, which JSON text would turn into null, "no ceiling") is passed as its name, so that
+ * the module refuses it like any other non-version (contract §16).
+ */
+const ceilingOf = (w) => (w === undefined || w === null ? null : typeof w === "number" && !Number.isFinite(w) ? String(w) : w);
+
+/**
  * Choose the target a receiver understands (contract §12). `destination` is `{ token }` or
  * `{ address: { sessionId, version } }`; `lookup(token)` is the caller's getHookByToken (sync or
  * async): a hook, or null/undefined when there is none. A lookup that throws or rejects refuses
@@ -462,7 +469,7 @@ export async function negotiate(command, destination, lookup, options = {}) {
       start: {
         command: JSON.parse(c.text),
         destination,
-        writeAtMost: options?.writeAtMost ?? null,
+        writeAtMost: ceilingOf(options?.writeAtMost),
         stableInboxToken: options?.stableInboxToken ?? null,
       },
     };
@@ -508,24 +515,25 @@ export const turnControl = {
     return answer.ok;
   },
   negotiate(capabilities, options = {}) {
-    // Only the capability itself is read (once, own property only): present and not a number
-    // JSON can carry (a bigint, a getter that throws, …) is refused like any other non-version,
-    // never taken for absent. Capabilities that are not an object count as absent (§16).
+    // Only the capability itself is read (once, own property only), and handed to the module as
+    // the JSON value it is, so that its refusal says what the CLI's says. Present and not a value
+    // JSON can carry (a bigint, a function, NaN, a getter that throws, …) is refused like any
+    // other non-version, never taken for absent; a capability that is undefined is absent, as an
+    // undefined field is everywhere. Capabilities that are not an object count as absent (§16).
     let caps = null;
-    if (capabilities !== null && typeof capabilities === "object" && !Array.isArray(capabilities)) {
-      let n;
-      let present;
-      try {
-        present = Object.hasOwn(capabilities, CAPABILITY_KEY);
-        n = present ? capabilities[CAPABILITY_KEY] : undefined;
-      } catch (e) {
-        throw wireError({ code: "UNSUPPORTED_TARGET", message: `driver capability ${CAPABILITY_KEY} cannot be read (${why(e)}); nothing was written` }, TurnControlWireError);
+    try {
+      if (capabilities !== null && typeof capabilities === "object" && !Array.isArray(capabilities)) {
+        const n = Object.hasOwn(capabilities, CAPABILITY_KEY) ? capabilities[CAPABILITY_KEY] : undefined;
+        const json = n === null || typeof n === "string" || typeof n === "boolean" || typeof n === "object" || (typeof n === "number" && Number.isFinite(n));
+        const named = typeof n === "number" || typeof n === "bigint" ? `${typeof n} ${String(n)}` : typeof n;
+        caps = n === undefined ? {} : JSON.parse(JSON.stringify({ [CAPABILITY_KEY]: json ? n : named }));
       }
-      caps = present ? { [CAPABILITY_KEY]: typeof n === "number" && Number.isFinite(n) ? n : typeof n === "string" ? n : String(typeof n) } : {};
+    } catch (e) {
+      throw wireError({ code: "UNSUPPORTED_TARGET", message: `driver capability ${CAPABILITY_KEY} cannot be read (${why(e)}); nothing was written` }, TurnControlWireError);
     }
     let text;
     try {
-      text = JSON.stringify({ capabilities: caps, writeAtMost: options?.writeAtMost ?? null });
+      text = JSON.stringify({ capabilities: caps, writeAtMost: ceilingOf(options?.writeAtMost) });
     } catch (e) {
       throw badRequest("the options", e, TurnControlWireError);
     }

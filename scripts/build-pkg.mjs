@@ -335,6 +335,9 @@ for (const family of readdirSync(join(root, "artifacts")).filter((d) => statSync
     schemaFiles.push(`schemas/${family}/${v}.json`);
   }
 }
+// The JSON Schema of every answer (`hookwire schema --answers`), the same for every family.
+copyFileSync(join(root, "artifacts", "answer.json"), join(pkg, "schemas", "answer.json"));
+schemaFiles.push("schemas/answer.json");
 const manifestPath = join(pkg, "package.json");
 const published = JSON.parse(readFileSync(manifestPath, "utf8"));
 published.type = "commonjs";

@@ -71,7 +71,7 @@ mod surfaces {
 }
 
 #[cfg(feature = "std")]
-pub use engine::answer::Answer;
+pub use engine::answer::{self as answer, Answer};
 use engine::error;
 #[cfg(feature = "std")]
 pub use engine::error::EncodeError;

@@ -175,3 +175,11 @@ fn decode_pointers_need_no_escape() {
         }
     }
 }
+
+/// The JSON Schema of the answers (`hookwire schema --answers`), as the package ships it
+/// (`pkg/schemas/answer.json`, copied from `artifacts/answer.json`).
+#[test]
+fn the_answer_schema_is_current() {
+    let text = serde_json::to_string_pretty(&hookwire::answer::json_schema()).unwrap() + "\n";
+    compare("artifacts/answer.json", &text);
+}

@@ -138,6 +138,51 @@ impl From<Result<Value, EncodeError>> for Answer {
     }
 }
 
+/// The JSON Schema of every answer (the CLI's `--lines` lines, the encoder's wasm exports):
+/// `{"ok": …}` or `{"error": {"code", "message", "path"?, "expected"?, "version"?}}`, whose code
+/// is one of the stable codes — every [`ErrorCode`] and every [`Transport`] code (contract §13).
+pub fn json_schema() -> Value {
+    let codes: Vec<&str> = ErrorCode::ALL
+        .iter()
+        .map(|c| c.as_str())
+        .chain(Transport::ALL.iter().map(|t| t.as_str()))
+        .collect();
+    serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "hookwire.Answer",
+        "title": "An answer of hookwire: one `--lines` line of the CLI, or of the encoder's wasm exports",
+        "oneOf": [
+            {
+                "type": "object",
+                "description": "The value: a decoded value, a wire value, or a negotiated target.",
+                "required": ["ok"],
+                "properties": {"ok": {}},
+                "additionalProperties": false
+            },
+            {
+                "type": "object",
+                "description": "A refusal, with a stable code.",
+                "required": ["error"],
+                "properties": {
+                    "error": {
+                        "type": "object",
+                        "required": ["code", "message"],
+                        "properties": {
+                            "code": {"enum": codes},
+                            "message": {"type": "string"},
+                            "path": {"type": "string", "description": "A JSON pointer (RFC 6901) to the offending place."},
+                            "expected": {"type": "string", "description": "INVALID: what was expected there."},
+                            "version": {"type": ["number", "null"], "description": "The version involved: the value's, or the one that cannot carry it."}
+                        },
+                        "additionalProperties": false
+                    }
+                },
+                "additionalProperties": false
+            }
+        ]
+    })
+}
+
 /// An encode error as the JSON object of an answer's `"error"`.
 pub fn error_json(e: &EncodeError) -> Value {
     let mut m = Map::new();

@@ -89,6 +89,10 @@ enum Cmd {
         /// The version.
         #[arg(long, value_name = "N")]
         version: Option<u32>,
+        /// The JSON Schema of the answers instead (every `--lines` line: `{"ok"}` or `{"error"}`
+        /// with a stable code), the same for every family.
+        #[arg(long, conflicts_with = "version")]
+        answers: bool,
     },
     /// Classify every change between two shape versions (or against the frozen schemas at a git
     /// revision) with a named rule and forward/backward verdicts.
@@ -227,7 +231,11 @@ fn run(args: Vec<OsString>) -> ExitCode {
                 Err(f) => result_line(Err(f)),
             })
         }
-        Cmd::Schema { version } => match desc.version(version.unwrap_or(current)) {
+        Cmd::Schema { answers: true, .. } => {
+            out(&pretty(&hookwire::answer::json_schema()));
+            ExitCode::SUCCESS
+        }
+        Cmd::Schema { version, .. } => match desc.version(version.unwrap_or(current)) {
             Some(p) => {
                 out(&pretty(&(p.json_schema)()));
                 ExitCode::SUCCESS
@@ -576,7 +584,7 @@ fn parse(bytes: &[u8]) -> Result<Value, Answer> {
     let value = Value::deserialize(&mut de).and_then(|v| de.end().map(|()| v));
     value.map_err(|e| {
         let text = e.to_string();
-        let why = if text.contains("escape") {
+        let why = if text.contains("surrogate") {
             " (an unpaired UTF-16 surrogate escape such as \\ud800 cannot be held without altering it)"
         } else {
             ""

@@ -496,3 +496,71 @@ fn diff_classifies_the_history() {
     let o = hookwire(&["diff", "--from-version", "1", "--to-version", "9"], b"");
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `schema --answers` is the JSON Schema of every `--lines` answer (contract §13: the codes are
+/// stable in it): every answer of every mode and family validates against it, refusals of the
+/// value and of the transport alike, and something that is not an answer does not.
+#[test]
+fn every_answer_validates_against_the_answer_schema() {
+    let o = hookwire(&["schema", "--answers"], b"");
+    assert_eq!(o.status.code(), Some(0));
+    let schema: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let validator = jsonschema::draft202012::new(&schema).unwrap();
+    let codes = schema
+        .pointer("/oneOf/1/properties/error/properties/code/enum")
+        .unwrap()
+        .as_array()
+        .unwrap();
+    for code in hookwire::ErrorCode::ALL
+        .iter()
+        .map(|c| c.as_str())
+        .chain(hookwire::Transport::ALL.iter().map(|t| t.as_str()))
+    {
+        assert!(codes.contains(&Value::from(code)), "{code} is not in the schema");
+    }
+    let input = [
+        r#"{"kind":"clear","version":6}"#,
+        r#"{"kind":"send","payload":{"message":"hi"}}"#,
+        r#"{"kind":"clear","version":"1"}"#,
+        r#"{"kind":"deliver","version":9}"#,
+        r#"{"kind":"deliver","version":6,"payloads":["x"]}"#,
+        r#"{"kind":"turn-result","action":{"kind":"reply"}}"#,
+        r#"{"kind":"turn-delivery-accepted","version":1,"requestId":1}"#,
+        r#"{"command":{"kind":"clear"},"target":{"version":3}}"#,
+        r#"{"command":{"kind":"clear"},"target":{"version":99}}"#,
+        r#"{"command":{"kind":"deliver","payloads":[]}}"#,
+        r#"{"command":{"kind":"turn-error","error":1},"target":{"version":0}}"#,
+        r#"{"capabilities":{"turnControlWireVersion":3}}"#,
+        r#"{"capabilities":{"turnControlWireVersion":"3"}}"#,
+        r#"{"command":{"kind":"clear"},"destination":{"token":"t"},"hooks":[{"token":"t","runId":"r","metadata":{"sessionInboxWireVersion":2}}]}"#,
+        r#"{"command":{"kind":"clear"}}"#,
+        r#"{"no":"command"}"#,
+        "not json",
+        "[1,2",
+        &"[".repeat(200_000),
+    ]
+    .join("\n");
+    let mut answers = 0;
+    for family in ["session-inbox", "turn-control"] {
+        for mode in ["decode", "encode", "negotiate"] {
+            let o = hookwire(&["--family", family, mode, "--lines"], input.as_bytes());
+            for line in lines(&o) {
+                let errors: Vec<String> = validator.iter_errors(&line).map(|e| e.to_string()).collect();
+                assert!(
+                    errors.is_empty(),
+                    "{family} {mode}: {line} does not validate: {errors:?}"
+                );
+                answers += 1;
+            }
+        }
+    }
+    assert_eq!(answers, 6 * 19, "one answer per line");
+    for not_an_answer in [
+        serde_json::json!({"ok": 1, "error": {"code": "INVALID", "message": "m"}}),
+        serde_json::json!({"error": {"code": "NO_SUCH_CODE", "message": "m"}}),
+        serde_json::json!({"error": {"code": "INVALID"}}),
+        serde_json::json!({}),
+    ] {
+        assert!(!validator.is_valid(&not_an_answer), "{not_an_answer} validated");
+    }
+}
