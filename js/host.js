@@ -161,13 +161,21 @@ export function at(arr, i) {
 }
 
 /**
- * A shallow copy of V[h] (its own enumerable properties), or {} if copying threw. Spread defines
- * properties (Object.assign would *set* them, and setting an own "__proto__" key would change the
- * copy's prototype).
+ * A shallow copy of V[h] (its own enumerable string-keyed properties, each read once), or {} if
+ * copying threw. Each key is assigned to a fresh literal (defined where Object.prototype has the
+ * key, so that an own "__proto__" key stays a key and no inherited setter runs): a spread copy
+ * would be as correct, but V8 makes adding a key to a spread copy (the `version` a step sets) cost
+ * several times the copy itself.
  */
 export function copy(h) {
   try {
-    return hold({ ...V[h] });
+    const src = V[h];
+    const out = {};
+    for (const k of Object.keys(src)) {
+      if (k in Object.prototype) define(out, k, src[k]);
+      else out[k] = src[k];
+    }
+    return hold(out);
   } catch {
     failed();
     return hold({});
