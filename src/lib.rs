@@ -40,12 +40,6 @@ pub mod shape {
     pub use model::*;
 }
 
-/// The families: each one's decoder, encoder, negotiation and typed commands and values.
-mod families {
-    pub mod session_inbox;
-    pub mod turn_control;
-}
-
 /// The contract's tooling over any family: the lock, the guard, the change classifier, the
 /// shared conformance checks, the invariants, the maintainer workflows.
 #[cfg(feature = "std")]
@@ -77,8 +71,6 @@ use engine::error;
 pub use engine::error::EncodeError;
 pub use engine::error::{message_template, At, DecodeError, Detail, ErrorCode, Transport, What};
 
-pub use families::{session_inbox, turn_control};
-
 // The generic machinery the families, the hosts and the maintainer tools share: public for the
 // crates of this repository (the CLI, the wasm modules, the tests, fuzz/), not an interface.
 #[cfg(feature = "std")]
@@ -105,12 +97,19 @@ pub use surfaces::jsgen;
 #[doc(hidden)]
 pub use contract::{artifacts, conformance, evolve, guard};
 
-/// The registration: every family this build knows, one line each. It makes `FAMILIES` (the
-/// CLI, the generators and the shared checks take a family from it) and, for the encoder's wasm
-/// module, `ENCODERS`: only the two entry points that module calls, so that it links nothing else
-/// of a family (its generators, its schemas).
+/// The registration: every family this build knows, by the name of its folder under
+/// `src/families/`. It declares the family's module (re-exported at the root: `hookwire::<family>`),
+/// makes `FAMILIES` (the CLI, the generators and the shared checks take a family from it) and,
+/// for the encoder's wasm module, `ENCODERS`: only the two entry points that module calls, so
+/// that it links nothing else of a family (its generators, its schemas).
 macro_rules! register {
     ($($family:ident),* $(,)?) => {
+        /// The families: each one's decoder, encoder, negotiation and typed commands and values.
+        mod families {
+            $(pub mod $family;)*
+        }
+        pub use families::{$($family),*};
+
         #[doc(hidden)]
         /// Every family this build knows, as the CLI and the shared checks take them.
         #[cfg(feature = "std")]
@@ -127,6 +126,7 @@ macro_rules! register {
     };
 }
 
+// Adding a family is its folder, its fixtures and artifacts, and its name here.
 register!(session_inbox, turn_control);
 
 #[doc(hidden)]

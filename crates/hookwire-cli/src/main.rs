@@ -27,7 +27,7 @@ const STACK: usize = 1 << 30;
 
 /// Versioned wire contracts for durable workflow hook payloads.
 ///
-/// Exit status: 0 ok; 1 the value could not be decoded or encoded (stderr: error[CODE]: message);
+/// Exit status: 0 ok; 1 the value could not be decoded or encoded (stderr: `error[CODE]: message`);
 /// 2 usage, configuration or I/O.
 #[derive(Parser)]
 #[command(name = "hookwire", version, propagate_version = true, max_term_width = 100)]

@@ -29,6 +29,7 @@ const TREE: &[&str] = &[
     "Cargo.toml",
     "Cargo.lock",
     "README.md",
+    "ARCHITECTURE.md",
     "rustfmt.toml",
     "size-budget.toml",
     ".gitignore",
