@@ -1,16 +1,15 @@
-// The JS half of the wasm decoder's host (src/wasm.rs). Values never cross into wasm: they live
-// in `V` and the decoder names them by index (a handle), so no wasm table, reference counting or
-// drop glue is needed. One import call per question; keys and kind strings by index into the
-// generated symbol table; every read that could throw (a getter, a proxy trap) is caught here and
-// counted, and the package entry compares the count before and after a decode, so a decode that
-// hit one reports it instead of guessing. A decode pushes onto `V` and the entry truncates it back
-// afterwards (a nested decode, from a getter, stacks above and truncates to its own base).
+// The JS half of the wasm decoders' host (src/wasm.rs), one for every family. Values never cross
+// into wasm: they live in `V` and a decoder names them by index (a handle), so no wasm table,
+// reference counting or drop glue is needed. One import call per question; keys and kind strings
+// by index into the symbol table of the family being decoded (`use`); every read that could
+// throw (a getter, a proxy trap) is caught here and counted, and js/decoder.js compares the count
+// before and after a decode, so a decode that hit one reports it instead of guessing. A decode
+// pushes onto `V` and the decoder truncates it back afterwards (a nested decode, from a getter,
+// stacks above and truncates to its own base).
 //
 // Reads see own properties only (an own getter is one; a value inherited from a prototype, such
 // as a polluted Object.prototype.kind, is not), and no inherited setter ever runs on the objects
 // the decoder builds (a key their prototype has is defined, not assigned).
-import { KINDS, SYMBOLS } from "hookwire:contract";
-// Define o[k] as a plain data property (assigning could run an inherited setter).
 import { define } from "./wire-error.js";
 
 /**
@@ -18,175 +17,19 @@ import { define } from "./wire-error.js";
  * never meets an inherited setter (Array.prototype[0] can have one).
  */
 export const V = Object.setPrototypeOf([], null);
+/** How many reads failed (compared around a decode). */
 let failures = 0;
-const hold = (v) => ((V[V.length] = v), V.length - 1);
-const failed = () => {
-  failures++;
-};
-/** o[k] if it is o's own property, else undefined: one read, and an ownership check only when there is a value. */
-const own = (o, k, v = o[k]) => (v === undefined || Object.hasOwn(o, k) ? v : undefined);
+/** The symbols and kinds (generated contract tables) of the family being decoded. */
+let S = null;
+let K = null;
+let F = null;
 
-/**
- * The JSON type of V[h]: 0 other, 1 null, 2 boolean, 3 number, 4 string, 5 array, 6 object.
- * Every non-null, non-array object is 6, a Date, a Map or a class instance included: it is read by
- * its own properties like any other, so without an own known `kind` it is UNKNOWN_KIND. (Telling
- * "plain" objects apart would take a prototype test, which values from another realm such as a
- * workflow's vm context fail, or a brand check per built-in; JSON never carries these anyway.)
- */
-export function type(h) {
-  try {
-    return typeCode(V[h], 0);
-  } catch {
-    failed();
-    return 0;
-  }
-}
-
-const TYPES = { __proto__: null, boolean: 2, number: 3, string: 4, object: 6 };
-/** `type`'s code of v, or `other` for what JSON cannot hold (Array.isArray throws for a revoked proxy). */
-const typeCode = (v, other) => (v === null ? 1 : typeof v === "object" && Array.isArray(v) ? 5 : (TYPES[typeof v] ?? other));
-
-/** A number's value, or NaN for anything else (the decoder asks the type only when it sees NaN). */
-export function num(h) {
-  const v = V[h];
-  return typeof v === "number" ? v : NaN;
-}
-
-/** The handle of V[obj]'s own property SYMBOLS[key], or -1 when it is undefined, inherited or reading it threw. */
-export function get(obj, key) {
-  const o = V[obj];
-  if (o === null || o === undefined) return -1;
-  try {
-    const v = own(o, SYMBOLS[key]);
-    return v === undefined ? -1 : hold(v);
-  } catch {
-    failed();
-    return -1;
-  }
-}
-
-/**
- * The own properties of V[obj] that the kind KINDS[kind] keeps (its symbols after the first), read at once: held at
- * consecutive handles from `base`, answered as base × 2^24 plus 3 bits per field: 0 absent
- * (undefined, inherited, or reading it threw), 7 a value JSON cannot hold, else `type`'s code.
- */
-export function fields(obj, kind) {
-  const o = V[obj];
-  const keys = KINDS[kind];
-  const base = V.length;
-  let types = 0;
-  for (let i = 1; i < keys.length; i++) {
-    let v;
-    let t = 0;
-    try {
-      v = own(o, SYMBOLS[keys[i]]);
-      if (v !== undefined) t = typeCode(v, 7);
-    } catch {
-      failed();
-      v = undefined;
-      t = 0;
-    }
-    V[base + i - 1] = v;
-    types |= t << (3 * (i - 1));
-  }
-  return base * 16777216 + types;
-}
-
-/**
- * A new object `{kind, …}` with the values held from `base` whose bit is set in `present`,
- * under the keys of KINDS[kind]: a decode's normalized output, in one call.
- */
-export function project(kind, base, present) {
-  const keys = KINDS[kind];
-  const out = { kind: SYMBOLS[keys[0]] };
-  for (let i = 0; present >>> i !== 0; i++) {
-    if (((present >>> i) & 1) === 0) continue;
-    const k = SYMBOLS[keys[i + 1]];
-    // Built here, on Object.prototype: only a key that prototype has can hit a setter.
-    if (k in Object.prototype) define(out, k, V[base + i]);
-    else out[k] = V[base + i];
-  }
-  return hold(out);
-}
-
-/** The symbol index of the string V[h], or -1. */
-export function which(h) {
-  const v = V[h];
-  // A native search of a few dozen interned strings: no Map to build in every fresh context.
-  return typeof v === "string" ? SYMBOLS.indexOf(v) : -1;
-}
-
-/**
- * The length of the array V[h]: a valid array length, or a counted failure. Past 2^20
- * (1,048,576) the array's own keys must be able to back the length: a sparse array or a proxy can
- * claim any length up to 2^32 − 1 at no cost, and the loops over it (here and in the
- * declared-version checks) would then run, and hold handles, for billions of elements that are
- * not there. So no loop over an array runs more than 2^20 times beyond what the array holds.
- */
-export function len(h) {
-  try {
-    const a = V[h];
-    const n = a.length;
-    if (n >>> 0 === n && (n <= 1 << 20 || Object.keys(a).length >= n)) return n;
-  } catch {}
-  failed();
-  return 0;
-}
-
-/** The index of the first element of the array V[h] that is not an own non-null, non-array object, or -1. */
-export function objects(h) {
-  const n = len(h);
-  try {
-    const a = V[h];
-    for (let i = 0; i < n; i++) {
-      const x = own(a, i);
-      if (typeof x !== "object" || x === null || Array.isArray(x)) return i;
-    }
-    return -1;
-  } catch {
-    failed();
-    return 0;
-  }
-}
-
-/** The handle of the own element V[arr][i] (undefined for a hole, or when reading it threw). */
-export function at(arr, i) {
-  try {
-    return hold(own(V[arr], i));
-  } catch {
-    failed();
-    return hold(undefined);
-  }
-}
-
-/**
- * A shallow copy of V[h] (its own enumerable properties), or {} if copying threw. Spread defines
- * properties (Object.assign would *set* them, and setting an own "__proto__" key would change the
- * copy's prototype).
- */
-export function copy(h) {
-  try {
-    return hold({ ...V[h] });
-  } catch {
-    failed();
-    return hold({});
-  }
-}
-
-export const object = () => hold({});
-export const array = () => hold([]);
-export const array1 = (h) => hold([V[h]]);
-export const symbol = (key) => hold(SYMBOLS[key]);
-export const number = (n) => hold(n);
-export function push(arr, h) {
-  const a = V[arr];
-  define(a, a.length, V[h]);
-}
-export function set(obj, key, h) {
-  const k = SYMBOLS[key];
-  // The object was built here, on Object.prototype: only a key that prototype has can hit a setter.
-  if (k in Object.prototype) define(V[obj], k, V[h]);
-  else V[obj][k] = V[h];
+/** Decode as family `f` ({ S, K }) from now on; answers the family decoded until now. */
+export function use(f) {
+  const was = F;
+  F = f;
+  if (f) (S = f.S), (K = f.K);
+  return was;
 }
 
 /** The failure count, to compare after a decode. */
@@ -197,3 +40,186 @@ export function settle(m) {
   failures = m;
   return failed;
 }
+
+const hold = (v) => ((V[V.length] = v), V.length - 1);
+/** o[k] if it is o's own property, else undefined: one read, and an ownership check only when there is a value. */
+const own = (o, k, v = o[k]) => (v === undefined || Object.hasOwn(o, k) ? v : undefined);
+const TYPES = { __proto__: null, boolean: 2, number: 3, string: 4, object: 6 };
+/** `t`'s code of v, or `other` for what JSON cannot hold (Array.isArray throws for a revoked proxy). */
+const typeCode = (v, other) => (v === null ? 1 : typeof v === "object" && Array.isArray(v) ? 5 : (TYPES[typeof v] ?? other));
+
+/**
+ * The decoders' imports (module "a"), under the short names scripts/build-pkg.mjs gives them
+ * (IMPORT_NAMES: the Rust name in src/wasm.rs is in each comment); `m` is the memory of the
+ * instance being made.
+ */
+export const host = {
+  m: null,
+  /**
+   * type: the JSON type of V[h]: 0 other, 1 null, 2 boolean, 3 number, 4 string, 5 array,
+   * 6 object. Every non-null, non-array object is 6, a Date, a Map or a class instance
+   * included: it is read by its own properties like any other, so without an own known `kind`
+   * it is UNKNOWN_KIND. (Telling "plain" objects apart would take a prototype test, which values
+   * from another realm such as a workflow's vm context fail, or a brand check per built-in; JSON
+   * never carries these anyway.)
+   */
+  t(h) {
+    try {
+      return typeCode(V[h], 0);
+    } catch {
+      failures++;
+      return 0;
+    }
+  },
+  /** num: a number's value, or NaN for anything else (the decoder asks the type only when it sees NaN). */
+  n(h) {
+    const v = V[h];
+    return typeof v === "number" ? v : NaN;
+  },
+  /** get: the handle of V[obj]'s own property S[key], or -1 when it is undefined, inherited or reading it threw. */
+  g(obj, key) {
+    const o = V[obj];
+    if (o === null || o === undefined) return -1;
+    try {
+      const v = own(o, S[key]);
+      return v === undefined ? -1 : hold(v);
+    } catch {
+      failures++;
+      return -1;
+    }
+  },
+  /**
+   * fields: the own properties of V[obj] that the kind K[kind] keeps (its symbols after the
+   * first), read at once: held at consecutive handles from `base`, answered as base × 2^24 plus
+   * 3 bits per field: 0 absent (undefined, inherited, or reading it threw), 7 a value JSON cannot
+   * hold, else `t`'s code.
+   */
+  f(obj, kind) {
+    const o = V[obj];
+    const keys = K[kind];
+    const base = V.length;
+    let types = 0;
+    for (let i = 1; i < keys.length; i++) {
+      let v;
+      let t = 0;
+      try {
+        v = own(o, S[keys[i]]);
+        if (v !== undefined) t = typeCode(v, 7);
+      } catch {
+        failures++;
+        v = undefined;
+        t = 0;
+      }
+      V[base + i - 1] = v;
+      types |= t << (3 * (i - 1));
+    }
+    return base * 16777216 + types;
+  },
+  /**
+   * project: a new object `{kind, …}` with the values held from `base` whose bit is set in
+   * `present`, under the keys of K[kind]: a decode's normalized output, in one call.
+   */
+  P(kind, base, present) {
+    const keys = K[kind];
+    const out = { kind: S[keys[0]] };
+    for (let i = 0; present >>> i !== 0; i++) {
+      if (((present >>> i) & 1) === 0) continue;
+      const k = S[keys[i + 1]];
+      // Built here, on Object.prototype: only a key that prototype has can hit a setter.
+      if (k in Object.prototype) define(out, k, V[base + i]);
+      else out[k] = V[base + i];
+    }
+    return hold(out);
+  },
+  /** which: the symbol index of the string V[h], or -1. */
+  w(h) {
+    const v = V[h];
+    // A native search of a few dozen interned strings: no Map to build in every fresh context.
+    return typeof v === "string" ? S.indexOf(v) : -1;
+  },
+  /**
+   * len: the length of the array V[h]: a valid array length, or a counted failure. Past 2^20
+   * (1,048,576) the array's own keys must be able to back the length: a sparse array or a proxy
+   * can claim any length up to 2^32 − 1 at no cost, and the loops over it (here and in the
+   * declared-version checks) would then run, and hold handles, for billions of elements that
+   * are not there. So no loop over an array runs more than 2^20 times beyond what the array holds.
+   */
+  l(h) {
+    try {
+      const a = V[h];
+      const n = a.length;
+      if (n >>> 0 === n && (n <= 1 << 20 || Object.keys(a).length >= n)) return n;
+    } catch {}
+    failures++;
+    return 0;
+  },
+  /** objects: the index of the first element of the array V[h] that is not an own non-null, non-array object, or -1. */
+  o(h) {
+    const n = host.l(h);
+    try {
+      const a = V[h];
+      for (let i = 0; i < n; i++) {
+        const x = own(a, i);
+        if (typeof x !== "object" || x === null || Array.isArray(x)) return i;
+      }
+      return -1;
+    } catch {
+      failures++;
+      return 0;
+    }
+  },
+  /** at: the handle of the own element V[arr][i] (undefined for a hole, or when reading it threw). */
+  a(arr, i) {
+    try {
+      return hold(own(V[arr], i));
+    } catch {
+      failures++;
+      return hold(undefined);
+    }
+  },
+  /**
+   * copy: a shallow copy of V[h] (its own enumerable properties), or {} if copying threw. Spread
+   * defines properties (Object.assign would *set* them, and setting an own "__proto__" key would
+   * change the copy's prototype).
+   */
+  c(h) {
+    try {
+      return hold({ ...V[h] });
+    } catch {
+      failures++;
+      return hold({});
+    }
+  },
+  /** object */
+  O() {
+    return hold({});
+  },
+  /** array */
+  A() {
+    return hold([]);
+  },
+  /** array1 */
+  B(h) {
+    return hold([V[h]]);
+  },
+  /** symbol */
+  s(key) {
+    return hold(S[key]);
+  },
+  /** number */
+  N(n) {
+    return hold(n);
+  },
+  /** push */
+  p(arr, h) {
+    const a = V[arr];
+    define(a, a.length, V[h]);
+  },
+  /** set */
+  S(obj, key, h) {
+    const k = S[key];
+    // The object was built here, on Object.prototype: only a key that prototype has can hit a setter.
+    if (k in Object.prototype) define(V[obj], k, V[h]);
+    else V[obj][k] = V[h];
+  },
+};

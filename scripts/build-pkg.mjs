@@ -27,7 +27,7 @@ export const WASM_FEATURES = [
   "--enable-multivalue",
 ];
 
-/** Base 85 over '#'..'x' without '\\' (js/unpack.wat reads it): 5 characters per little-endian word. */
+/** Base 85 over '('..'~' without '\\' and '`' (js/unpack.wat reads it): 5 characters per little-endian word. */
 function base85(bytes) {
   const padded = new Uint8Array(Math.ceil(bytes.length / 4) * 4);
   padded.set(bytes);
@@ -40,14 +40,83 @@ function base85(bytes) {
       digits.unshift(word % 85);
       word = Math.floor(word / 85);
     }
-    for (const d of digits) text += String.fromCharCode(d < 57 ? 35 + d : 36 + d);
+    for (const d of digits) text += String.fromCharCode(40 + d + (d >= 52) + (d >= 55));
   }
   return text;
+}
+
+/** LZ77 sequences for js/unpack.wat (format there), optimally parsed: the fewest bytes. */
+function lz(data) {
+  const n = data.length;
+  const extra = (x) => (x < 15 ? 0 : 1 + Math.floor((x - 15) / 255));
+  // The longest match at p within 127 bytes back (1-byte distance) and within 32767 (2 bytes).
+  const near = new Int32Array(n), far = new Int32Array(n), nearOff = new Int32Array(n), farOff = new Int32Array(n);
+  for (let p = 0; p < n; p++) {
+    for (let j = p - 1; j >= Math.max(0, p - 32767); j--) {
+      let l = 0;
+      while (p + l < n && l < 4096 && data[j + l] === data[p + l]) l++;
+      if (p - j < 128 && l > near[p]) (near[p] = l), (nearOff[p] = p - j);
+      if (l > far[p]) (far[p] = l), (farOff[p] = p - j);
+    }
+  }
+  // S[i]: the fewest bytes from i when a sequence starts there; M[p]: the fewest from p when a
+  // match starts there (its distance and length bytes, then S after it).
+  const S = new Float64Array(n + 1), M = new Float64Array(n + 1).fill(Infinity);
+  const mChoice = new Int32Array(n + 1), sChoice = new Int32Array(n + 1);
+  S[n] = 1;
+  sChoice[n] = -1;
+  for (let i = n - 1; i >= 0; i--) {
+    for (let L = 3; L <= far[i]; L++) {
+      const c = (L <= near[i] ? 1 : 2) + extra(L - 3) + S[i + L];
+      if (c < M[i]) (M[i] = c), (mChoice[i] = L);
+    }
+    let best = 1 + extra(n - i) + (n - i);
+    let choice = -1; // literals to the end
+    for (let k = 0; i + k < n; k++) {
+      const c = 1 + extra(k) + k + M[i + k];
+      if (c < best) (best = c), (choice = k);
+    }
+    S[i] = best;
+    sChoice[i] = choice;
+  }
+  const out = [];
+  const len = (x) => {
+    if (x < 15) return;
+    x -= 15;
+    while (x >= 255) (out.push(255), (x -= 255));
+    out.push(x);
+  };
+  let i = 0;
+  for (;;) {
+    const k = sChoice[i];
+    if (k < 0) {
+      const rest = n - i;
+      out.push(Math.min(rest, 15) << 4);
+      len(rest);
+      for (let q = i; q < n; q++) out.push(data[q]);
+      break;
+    }
+    const p = i + k, L = mChoice[p], off = L <= near[p] ? nearOff[p] : farOff[p];
+    out.push((Math.min(k, 15) << 4) | Math.min(L - 3, 15));
+    len(k);
+    for (let q = i; q < p; q++) out.push(data[q]);
+    if (off < 128) out.push(off);
+    else out.push((off & 127) | 128, off >> 7);
+    len(L - 3);
+    i = p + L;
+    if (i === n) {
+      out.push(0);
+      break;
+    }
+  }
+  if (out.length !== S[0]) throw new Error(`lz: ${out.length} bytes written, ${S[0]} planned`);
+  return Uint8Array.from(out);
 }
 
 /** js/unpack.wat, assembled and optimized for size. */
 function unpacker(binaryen) {
   const m = binaryen.parseText(readFileSync(join(root, "js", "unpack.wat"), "utf8"));
+  m.setFeatures(binaryen.Features.BulkMemory | binaryen.Features.BulkMemoryOpt | binaryen.Features.MutableGlobals);
   binaryen.setOptimizeLevel(2);
   binaryen.setShrinkLevel(2);
   m.optimize();
@@ -59,11 +128,109 @@ function unpacker(binaryen) {
 const binaryen = (await import("binaryen")).default;
 const UNPACK = unpacker(binaryen);
 
-/** Exports wasm-bindgen adds that no JS of the package calls: left out of the name map. */
-const UNUSED_EXPORTS = new Set(["__abort_handler", "__instance_terminated"]);
+/**
+ * The decoders' import and export names. wasm-bindgen names an import after its Rust function
+ * (src/wasm.rs) and the memory `memory`; every decoder module gets the same short names, so one
+ * import object (js/host.js) serves both families and one core reads either's exports. The
+ * decode export is named after the family (js/init.js tells the modules apart by it).
+ */
+const IMPORT_NAMES = {
+  memory: "m", type: "t", num: "n", get: "g", which: "w", objects: "o", len: "l", at: "a", copy: "c", object: "O",
+  array: "A", array1: "B", push: "p", symbol: "s", number: "N", set: "S", fields: "f", project: "P",
+};
+const EXPORT_NAMES = { error_code: "c", error_version: "v", error_detail: "e", error_index: "i" };
+/** Exports of wasm-bindgen's that no JS of the package calls: left out, and with them what only they reach (its externref table). */
+const UNUSED_EXPORTS = new Set(["__wbindgen_start", "__wbindgen_externrefs", "__abort_handler", "__instance_terminated"]);
 
-/** wasm-pack + wasm-opt for one feature set; returns the inline module's path and the wasm bytes. */
-function compile(name, crate, feature, outDir, env = {}) {
+/** A LEB128 reader and writer, and a name, for the import and export sections rewritten below. */
+const uleb = (n) => {
+  const out = [];
+  do {
+    let b = n & 127;
+    n >>>= 7;
+    if (n) b |= 128;
+    out.push(b);
+  } while (n);
+  return out;
+};
+function reader(bytes, at) {
+  const r = {
+    at,
+    u() {
+      let v = 0, shift = 0, b;
+      do (b = bytes[r.at++]), (v |= (b & 127) << shift), (shift += 7);
+      while (b & 128);
+      return v >>> 0;
+    },
+    name() {
+      const n = r.u();
+      return new TextDecoder().decode(bytes.subarray(r.at, (r.at += n)));
+    },
+  };
+  return r;
+}
+const name = (s) => [...uleb(Buffer.byteLength(s)), ...Buffer.from(s)];
+
+/**
+ * The decoder module as wasm-bindgen wrote it, renamed: every import in module "a" under its
+ * short name (IMPORT_NAMES), the exports under theirs, wasm-bindgen's unused exports dropped.
+ * Answers the bytes and the memory's minimum pages.
+ */
+function rename(bytes, decodeName) {
+  const out = [...bytes.subarray(0, 8)];
+  let pages = null;
+  for (let at = 8; at < bytes.length; ) {
+    const id = bytes[at];
+    const r = reader(bytes, at + 1);
+    const size = r.u();
+    const end = r.at + size;
+    let body = null;
+    if (id === 2) {
+      body = [];
+      const count = r.u();
+      body.push(...uleb(count));
+      for (let i = 0; i < count; i++) {
+        r.name();
+        const field = r.name();
+        const kind = bytes[r.at];
+        const descStart = r.at;
+        r.at++;
+        if (kind === 0) r.u();
+        else if (kind === 2) {
+          const flags = r.u();
+          pages = r.u();
+          if (flags & 1) r.u();
+        } else throw new Error(`unexpected import kind ${kind} (${field})`);
+        const short = IMPORT_NAMES[field] ?? (field.startsWith("__wbindgen_") ? `_${field}` : undefined);
+        if (!short) throw new Error(`no short name for the import ${field} (scripts/build-pkg.mjs, IMPORT_NAMES)`);
+        body.push(...name("a"), ...name(short), ...bytes.subarray(descStart, r.at));
+      }
+    } else if (id === 7) {
+      const entries = [];
+      let kept = 0;
+      const count = r.u();
+      for (let i = 0; i < count; i++) {
+        const field = r.name();
+        const descStart = r.at;
+        r.at++;
+        r.u();
+        if (UNUSED_EXPORTS.has(field)) continue;
+        const short = field === "decode" ? decodeName : EXPORT_NAMES[field];
+        if (!short) throw new Error(`no short name for the export ${field} (scripts/build-pkg.mjs, EXPORT_NAMES)`);
+        entries.push(...name(short), ...bytes.subarray(descStart, r.at));
+        kept++;
+      }
+      body = [...uleb(kept), ...entries];
+    }
+    if (body === null) out.push(...bytes.subarray(at, end));
+    else out.push(id, ...uleb(body.length), ...body);
+    at = end;
+  }
+  return { bytes: Uint8Array.from(out), pages };
+}
+
+/** wasm-pack + wasm-opt for one feature set; answers the shipped bytes, the names-kept copy's path and the memory's pages. */
+function compile(name, crate, feature, outDir, env = {}, decodeName = null) {
   // An imported memory is one only this package makes (zero-filled, with the inline text unpacked
   // below the stack's top, where no data segment lies): wasm-opt may then drop the zeros of the
   // data segments as it does for a memory of the module's own.
@@ -75,61 +242,55 @@ function compile(name, crate, feature, outDir, env = {}) {
   const out = join(root, outDir);
   const named = join(work, `${name}.names.wasm`);
   const shipped = join(work, `${name}.wasm`);
-  run(bin("wasm-opt"), [join(out, "hookwire_bg.wasm"), "-Oz", ...WASM_FEATURES, ...zeroFilled, "-g", "-o", named]);
-  // The shipped module: stripped, and its import/export names minified (they would otherwise be
-  // paid twice, in the wasm and in the glue); the JS side gets the name map below.
+  let input = join(out, "hookwire_bg.wasm");
+  let pages = null;
+  if (decodeName) {
+    const renamed = rename(readFileSync(input), decodeName);
+    pages = renamed.pages;
+    input = join(work, `${name}.renamed.wasm`);
+    writeFileSync(input, renamed.bytes);
+  }
+  run(bin("wasm-opt"), [input, "-Oz", ...WASM_FEATURES, ...zeroFilled, "-g", "-o", named]);
+  const strip = ["-Oz", ...WASM_FEATURES, ...zeroFilled, "--strip-debug", "--strip-producers", "--strip-target-features"];
+  if (decodeName) {
+    run(bin("wasm-opt"), [named, ...strip, "-o", shipped]);
+    return { bytes: readFileSync(shipped), named, pages };
+  }
+  // The encoder: wasm-bindgen's glue, its import and export names minified by wasm-opt (they
+  // would otherwise be paid twice, in the wasm and in the glue), the name map given to the JS side.
   const map = JSON.parse(
-    execFileSync(bin("wasm-opt"), [
-      named, "-Oz", ...WASM_FEATURES, ...zeroFilled, "--strip-debug", "--strip-producers", "--strip-target-features",
-      "--minify-imports-and-exports-and-modules", "-o", shipped,
-    ], { cwd: root, encoding: "utf8" }),
+    execFileSync(bin("wasm-opt"), [named, ...strip, "--minify-imports-and-exports-and-modules", "-o", shipped], { cwd: root, encoding: "utf8" }),
   );
   const bytes = readFileSync(shipped);
   const glue = join(work, `${name}.glue.js`);
   copyFileSync(join(out, "hookwire_bg.js"), glue);
-  // Each import comes from the wasm-bindgen glue or straight from js/host.js (wasm-bindgen imports
-  // a function directly when it needs no shim); all of them get their minified names.
-  const sources = { "./hookwire_bg.js": "hookwire:glue", "hookwire:host": "hookwire:host" };
   const lines = [];
   const fields = [];
-  // A decoder imports its memory (made by the glue): the inline text is unpacked in it, and a
-  // re-instantiation swaps in a fresh one under MEMORY_KEY.
-  let memory = "export const MEMORY = null;\nexport const MEMORY_KEY = null;";
   map.imports.forEach(([module, field, short], i) => {
-    if (!sources[module]) throw new Error(`unexpected wasm import module ${module}`);
-    lines.push(`import { ${field} as i${i} } from "${sources[module]}";`);
+    if (module !== "./hookwire_bg.js") throw new Error(`unexpected wasm import module ${module}`);
+    lines.push(`import { ${field} as i${i} } from "hookwire:glue";`);
     fields.push(`${short}: i${i}`);
-    if (field === "memory") memory = `export const MEMORY = i${i};\nexport const MEMORY_KEY = ${JSON.stringify(short)};`;
   });
-  lines.push(memory);
-  // The inline text is unpacked at address 0 of the decoder's memory, below its 64 KiB stack's
-  // top and the data segments above it (js/inline.js relies on it).
-  if (zeroFilled.length && base85(bytes).length > 65536) throw new Error(`${name}: the inline text no longer fits below the stack's top`);
+  const used = map.exports.filter(([field]) => !UNUSED_EXPORTS.has(field) || field === "__wbindgen_start" || field === "__wbindgen_externrefs");
   const inline = join(work, `${name}.inline.js`);
   writeFileSync(
     inline,
     lines.join("\n") +
       `\nexport const WASM_BASE64 = ${JSON.stringify(bytes.toString("base64"))};\n` +
-      `export const WASM_TEXT = ${JSON.stringify(base85(bytes))};\n` +
-      `export const WASM_LENGTH = ${bytes.length};\n` +
-      `export const UNPACK = [${Array.from(UNPACK).join(",")}];\n` +
       `export const IMPORTS = { a: { ${fields.join(", ")} } };\n` +
-      `export const exportsOf = (e) => ({ ${map.exports.filter(([field]) => !UNUSED_EXPORTS.has(field)).map(([field, short]) => `${field}: e.${short}`).join(", ")} });\n` +
-      // What a precompiled module must export to be this entry's (js/init.js checks it).
-      `export const EXPORT_NAMES = ${JSON.stringify(map.exports.filter(([field]) => !UNUSED_EXPORTS.has(field)).map(([, short]) => short))};\n`,
+      `export const exportsOf = (e) => ({ ${used.map(([field, short]) => `${field}: e.${short}`).join(", ")} });\n`,
   );
-  return { inline, glue, bytes };
+  return { bytes, named, inline, glue };
 }
 
 rmSync(pkg, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 const esbuild = await import("esbuild");
-const aliases = (m, contract = "contract.js") => ({
-  "hookwire:glue": m.glue,
-  "hookwire:wasm": m.inline,
-  "hookwire:host": join(root, "js", "host.js"),
-  "hookwire:contract": join(root, "js", contract),
-});
+const aliases = {
+  "hookwire:unpack": join(work, "unpack.js"),
+  "hookwire:session-inbox-wasm": join(work, "hookwire.inline.js"),
+  "hookwire:turn-control-wasm": join(work, "turn-control.inline.js"),
+};
 
 const VLQ = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const vlq = (n) => {
@@ -187,13 +348,24 @@ function lineGranular(map) {
  * a workflow bundler that inlines its own source map (the Workflow SDK's does) then maps into
  * js/ instead of copying the minified file, base64 wasm included, into every bundle a second time.
  */
-async function decoderEntry(entry, out, module, contract) {
+/**
+ * Lines of at most 300 characters, so that a stack trace's source line stays short (esbuild's
+ * limit is soft: past a long string or template it may run on; MAX_LINE is checked).
+ */
+const LINE_LIMIT = 300;
+const MAX_LINE = 1500;
+const checkLines = (name, text) => {
+  const longest = Math.max(...text.split("\n").map((l) => l.length));
+  if (longest > MAX_LINE) throw new Error(`${name}: a line of ${longest} characters (at most ${MAX_LINE})`);
+};
+
+async function decoderEntry(entry, out) {
   const built = await esbuild.build({
     entryPoints: [join(root, "js", entry)],
     outfile: join(pkg, out),
     write: false, bundle: true, format: "esm", platform: "neutral", target: "es2022", minify: true,
-    sourcemap: "external", sourcesContent: false, lineLimit: 480,
-    legalComments: "none", alias: aliases(module, contract), logLevel: "warning",
+    sourcemap: "external", sourcesContent: false, lineLimit: LINE_LIMIT,
+    legalComments: "none", alias: aliases, logLevel: "warning",
   });
   const esm = built.outputFiles.find((f) => f.path.endsWith(".cjs")).text;
   // The ES module form as built (the precompiled-module entries ship it as .mjs, for workerd).
@@ -209,27 +381,76 @@ async function decoderEntry(entry, out, module, contract) {
     return `${exported}:${local}`;
   });
   const code = `${esm.slice(0, tail.index)}module.exports={${entries.join(",")}};\n//# sourceMappingURL=${out}.map\n`;
+  checkLines(out, code);
   return { code, map, esm: esmCode };
 }
 
-// The decoders: one module per family, each entry self-contained. Their shadow stack is 64 KiB
-// (Rust's default is 1 MiB): a decode's frames take a few hundred bytes, even four nested decodes
-// (the most getters may start), and every fresh workflow context allocates the whole memory at
-// instantiation, so the module's memory is 2 pages instead of 17. The memory is imported: the
-// inline entries unpack the module's text in it first (js/unpack.wat), one memory for both.
+// The decoders: one module per family. Their shadow stack is 64 KiB (Rust's default is 1 MiB): a
+// decode's frames take a few hundred bytes, even four nested decodes (the most getters may
+// start), and every fresh workflow context allocates the whole memory at instantiation, so the
+// module's memory is 2 pages instead of 17. The memory is imported: the inline entries unpack the
+// module's text in it first (js/unpack.wat), one memory for both.
 const DECODER_FLAGS = { RUSTFLAGS: "-C link-arg=-zstack-size=65536 -C link-arg=--import-memory" };
-const decoder = compile("hookwire", "crates/hookwire-wasm", "wasm", "pkg", DECODER_FLAGS);
-const session = await decoderEntry("entry.js", "hookwire.cjs", decoder, "contract.js");
+const decoder = compile("hookwire", "crates/hookwire-wasm", "wasm", "pkg", DECODER_FLAGS, "s");
 const turnControl = compile("turn-control", "crates/hookwire-wasm", "wasm-turn-control", "target/wasm/turn-control-pack", {
   CARGO_TARGET_DIR: join(root, "target", "wasm-turn-control"),
   ...DECODER_FLAGS,
-});
-const turn = await decoderEntry("turn-control-entry.js", "turn-control.cjs", turnControl, "turn-control-contract.js");
+}, "t");
+
+// The inline text of each decoder: its bytes LZ-compressed, then in base 85 (js/unpack.wat),
+// checked here by unpacking it as an entry does.
+const PAGES = Number(/export const PAGES = (\d+);/.exec(readFileSync(join(root, "js", "decoder.js"), "utf8"))[1]);
+writeFileSync(join(work, "unpack.js"), `export const UNPACK = ${JSON.stringify(JSON.stringify(Array.from(UNPACK)))};\n`);
+for (const [name, m] of [["hookwire", decoder], ["turn-control", turnControl]]) {
+  if (m.pages !== PAGES) throw new Error(`${name}: its memory has ${m.pages} pages, js/decoder.js says ${PAGES}`);
+  const text = base85(lz(m.bytes));
+  // Text and bytes lie below the stack's top (64 KiB), where no data segment lies.
+  if (text.length + m.bytes.length > 65536) throw new Error(`${name}: the inline text no longer fits below the stack's top`);
+  const memory = new WebAssembly.Memory({ initial: PAGES });
+  const view = new Uint8Array(memory.buffer);
+  new TextEncoder().encodeInto(text, view);
+  new WebAssembly.Instance(new WebAssembly.Module(UNPACK), { a: { m: memory } }).exports.d(text.length, text.length, text.length + m.bytes.length);
+  if (Buffer.compare(view.subarray(text.length, text.length + m.bytes.length), m.bytes) !== 0) throw new Error(`${name}: the inline text does not unpack to the module`);
+  m.text = text;
+  writeFileSync(join(work, `${name}.inline.js`), `export const TEXT = ${JSON.stringify(text)};\nexport const LENGTH = ${m.bytes.length};\n`);
+}
+// The decoder core reads the codes and message templates of the session inbox's tables for every
+// family (js/decoder.js): they must be the same in every family's.
+const tables = (file) => readFileSync(join(root, "js", file), "utf8").split("\n").filter((l) => /^export const (CODES|MESSAGES)\b/.test(l) || /^  [A-Z_]+: "/.test(l)).join("\n");
+if (tables("contract.js") !== tables("turn-control-contract.js")) throw new Error("js/contract.js and js/turn-control-contract.js differ in CODES or MESSAGES");
+
+// Self-contained files, one per entry: what `require` loads, and what runs by itself (an edge
+// function, a vm context handed the file's text).
+const session = await decoderEntry("entry.js", "hookwire.cjs");
+const turn = await decoderEntry("turn-control-entry.js", "turn-control.cjs");
 // The same decoders without the inlined wasm (`hookwire/module`, `hookwire/turn-control/module`):
 // `init(module)` takes the shipped .wasm precompiled, as workerd and edge runtimes import it. They
 // share the inline entries' core (js/decoder.js); only the start differs (js/init.js).
-const sessionModule = await decoderEntry("module.js", "module.cjs", decoder, "contract.js");
-const turnModule = await decoderEntry("turn-control-module.js", "turn-control-module.cjs", turnControl, "turn-control-contract.js");
+const sessionModule = await decoderEntry("module.js", "module.cjs");
+const turnModule = await decoderEntry("turn-control-module.js", "turn-control-module.cjs");
+// For bundlers (the `import` and `workflow` conditions): the two inline entries as ES modules
+// over one shared core (pkg/hookwire-core.mjs), so a bundle holding both families holds the core
+// once, and a bundler drops what its code never uses.
+const split = await esbuild.build({
+  entryPoints: { hookwire: join(root, "js", "entry.js"), "turn-control": join(root, "js", "turn-control-entry.js") },
+  outdir: pkg, outExtension: { ".js": ".mjs" }, chunkNames: "hookwire-core", splitting: true,
+  write: false, bundle: true, format: "esm", platform: "neutral", target: "es2022", minify: true,
+  sourcemap: "external", sourcesContent: false, lineLimit: LINE_LIMIT,
+  legalComments: "none", alias: aliases, logLevel: "warning",
+});
+const esmFiles = {};
+for (const f of split.outputFiles) {
+  const base = f.path.slice(pkg.length + 1);
+  if (base.endsWith(".map")) {
+    const map = JSON.parse(f.text);
+    map.sources = map.sources.map((s) => `hookwire:${s.replace(/^(\.\.\/)+/, "").replace(/^target\/wasm\//, "generated/")}`);
+    Object.assign(map, lineGranular(map));
+    esmFiles[base] = JSON.stringify(map);
+  } else checkLines(base, (esmFiles[base] = f.text));
+}
+if (Object.keys(esmFiles).sort().join() !== "hookwire-core.mjs,hookwire-core.mjs.map,hookwire.mjs,hookwire.mjs.map,turn-control.mjs,turn-control.mjs.map") {
+  throw new Error(`unexpected ES module files: ${Object.keys(esmFiles).join(", ")}`);
+}
 
 // The encoder: server-side, so plain esbuild cjs; it shares the decoder entry's error class.
 // Server-side, so it is built for speed (opt-level 3) rather than size.
@@ -241,12 +462,13 @@ const encoder = compile("encoder", "crates/hookwire-wasm-encoder", "wasm-encoder
 await esbuild.build({
   entryPoints: [join(root, "js", "encoder-entry.js")],
   outfile: join(pkg, "encoder.cjs"), bundle: true, format: "cjs", platform: "node", target: "es2022", minify: true,
-  legalComments: "none", alias: aliases(encoder), external: ["./hookwire.cjs", "./turn-control.cjs"], logLevel: "warning",
+  legalComments: "none", alias: { "hookwire:glue": encoder.glue, "hookwire:wasm": encoder.inline }, external: ["./hookwire.cjs", "./turn-control.cjs"], logLevel: "warning",
 });
 
 for (const f of ["hookwire.js", "hookwire_bg.js", "hookwire_bg.wasm.d.ts", "hookwire.d.ts", ".gitignore"]) {
   rmSync(join(pkg, f), { force: true });
 }
+for (const [f, text] of Object.entries(esmFiles)) writeFileSync(join(pkg, f), text);
 writeFileSync(join(pkg, "hookwire.cjs"), session.code);
 writeFileSync(join(pkg, "hookwire.cjs.map"), JSON.stringify(session.map));
 writeFileSync(join(pkg, "hookwire_bg.wasm"), decoder.bytes);
@@ -264,7 +486,7 @@ for (const [from, to] of [
   const dts = readFileSync(join(root, "js", from));
   writeFileSync(join(pkg, `${to}.d.ts`), dts);
   writeFileSync(join(pkg, `${to}.d.cts`), dts);
-  if (to.endsWith("module")) writeFileSync(join(pkg, `${to}.d.mts`), dts);
+  if (to !== "encoder") writeFileSync(join(pkg, `${to}.d.mts`), dts);
 }
 // The deployment manifest of this build (per family: versions, current version, write ceiling,
 // each shipped schema's SHA-256): `hookwire manifest --compare` reads it back.
@@ -284,7 +506,9 @@ writeFileSync(
       main: "./hookwire.cjs",
       types: "./hookwire.d.ts",
       exports: {
-        ".": "./hookwire.cjs", "./turn-control": "./turn-control.cjs", "./encoder": "./encoder.cjs",
+        ".": { workflow: "./hookwire.mjs", import: "./hookwire.mjs", default: "./hookwire.cjs" },
+        "./turn-control": { workflow: "./turn-control.mjs", import: "./turn-control.mjs", default: "./turn-control.cjs" },
+        "./encoder": "./encoder.cjs",
         "./module": { import: "./module.mjs", default: "./module.cjs" },
         "./turn-control/module": { import: "./turn-control-module.mjs", default: "./turn-control-module.cjs" },
         "./hookwire_bg.wasm": "./hookwire_bg.wasm", "./turn-control_bg.wasm": "./turn-control_bg.wasm",
@@ -292,7 +516,9 @@ writeFileSync(
       },
       files: [
         "hookwire.cjs", "hookwire.cjs.map", "hookwire.d.ts", "hookwire.d.cts", "hookwire_bg.wasm",
+        "hookwire.mjs", "hookwire.mjs.map", "hookwire.d.mts", "hookwire-core.mjs", "hookwire-core.mjs.map",
         "turn-control.cjs", "turn-control.cjs.map", "turn-control.d.ts", "turn-control.d.cts", "turn-control_bg.wasm",
+        "turn-control.mjs", "turn-control.mjs.map", "turn-control.d.mts",
         "encoder.cjs", "encoder.d.ts", "encoder.d.cts", "manifest.json",
         "module.cjs", "module.mjs", "module.d.ts", "module.d.cts", "module.d.mts",
         "turn-control-module.cjs", "turn-control-module.mjs", "turn-control-module.d.ts", "turn-control-module.d.cts", "turn-control-module.d.mts",
