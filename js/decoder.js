@@ -7,10 +7,10 @@
 // from a precompiled module given to `init`, js/init.js). Bundled with both families, a
 // bundler keeps one copy of this core (pkg/hookwire.mjs and pkg/turn-control.mjs import it).
 //
-// The codes and message templates are the same for every family (scripts/build-pkg.mjs checks
-// that the generated tables agree): they are taken from the session inbox's.
-import { CODES, MESSAGES } from "./contract.js";
-import { host, mark, settle, use, V } from "./host.js";
+// The codes and message templates are the same for every family: scripts/build-pkg.mjs checks
+// that the generated tables agree and gives them once (hookwire:codes).
+import { CODES, MESSAGES } from "hookwire:codes";
+import { host, V } from "./host.js";
 
 /** Every decoder module imports the same names (js/host.js); `m` is set to each instance's memory. */
 const IMPORTS = { a: host };
@@ -84,8 +84,9 @@ export function family(f, ErrorClass) {
       // This decode's instance: errors are read from it even if a nested decode replaced it.
       const w = wasm;
       const base = V.length;
-      const m = mark();
-      const was = use(f);
+      const failures = host.x;
+      const was = host.F;
+      host.F = f;
       let r = -2;
       running++;
       try {
@@ -98,10 +99,13 @@ export function family(f, ErrorClass) {
         stale = true;
       }
       running--;
-      use(was);
+      host.F = was;
       const out = V[r];
       V.length = base;
-      if (settle(m) || r < -1) throw unreadable();
+      // A read failed during this decode; the count is restored so a nested decode cannot leak.
+      const failed = host.x !== failures;
+      host.x = failures;
+      if (failed || r < -1) throw unreadable();
       if (r >= 0) return out;
       const code = CODES[w.c()];
       const version = w.v();

@@ -1,9 +1,10 @@
 // The JS half of the wasm decoders' host (src/wasm.rs), one for every family. Values never cross
 // into wasm: they live in `V` and a decoder names them by index (a handle), so no wasm table,
 // reference counting or drop glue is needed. One import call per question; keys and kind strings
-// by index into the symbol table of the family being decoded (`use`); every read that could
-// throw (a getter, a proxy trap) is caught here and counted, and js/decoder.js compares the count
-// before and after a decode, so a decode that hit one reports it instead of guessing. A decode
+// by index into the symbol table of the family being decoded (`host.F`, which js/decoder.js sets
+// around a decode); every read that could throw (a getter, a proxy trap) is caught here and
+// counted (`host.x`), and js/decoder.js compares the count before and after a decode, so a decode
+// that hit one reports it instead of guessing. A decode
 // pushes onto `V` and the decoder truncates it back afterwards (a nested decode, from a getter,
 // stacks above and truncates to its own base).
 //
@@ -17,30 +18,6 @@ import { define } from "./wire-error.js";
  * never meets an inherited setter (Array.prototype[0] can have one).
  */
 export const V = Object.setPrototypeOf([], null);
-/** How many reads failed (compared around a decode). */
-let failures = 0;
-/** The symbols and kinds (generated contract tables) of the family being decoded. */
-let S = null;
-let K = null;
-let F = null;
-
-/** Decode as family `f` ({ S, K }) from now on; answers the family decoded until now. */
-export function use(f) {
-  const was = F;
-  F = f;
-  if (f) (S = f.S), (K = f.K);
-  return was;
-}
-
-/** The failure count, to compare after a decode. */
-export const mark = () => failures;
-/** Whether a read failed since `m`; restores the count so a nested decode cannot leak. */
-export function settle(m) {
-  const failed = failures !== m;
-  failures = m;
-  return failed;
-}
-
 const hold = (v) => ((V[V.length] = v), V.length - 1);
 /** o[k] if it is o's own property, else undefined: one read, and an ownership check only when there is a value. */
 const own = (o, k, v = o[k]) => (v === undefined || Object.hasOwn(o, k) ? v : undefined);
@@ -50,11 +27,14 @@ const typeCode = (v, other) => (v === null ? 1 : typeof v === "object" && Array.
 
 /**
  * The decoders' imports (module "a"), under the short names scripts/build-pkg.mjs gives them
- * (IMPORT_NAMES: the Rust name in src/wasm.rs is in each comment); `m` is the memory of the
- * instance being made.
+ * (IMPORT_NAMES: the Rust name in src/wasm.rs is in each comment). Not imports: `m`, the memory
+ * of the instance being made; `F`, the family being decoded (its symbols `S` and kinds `K`);
+ * `x`, how many reads failed.
  */
 export const host = {
   m: null,
+  F: null,
+  x: 0,
   /**
    * type: the JSON type of V[h]: 0 other, 1 null, 2 boolean, 3 number, 4 string, 5 array,
    * 6 object. Every non-null, non-array object is 6, a Date, a Map or a class instance
@@ -67,7 +47,7 @@ export const host = {
     try {
       return typeCode(V[h], 0);
     } catch {
-      failures++;
+      host.x++;
       return 0;
     }
   },
@@ -76,26 +56,27 @@ export const host = {
     const v = V[h];
     return typeof v === "number" ? v : NaN;
   },
-  /** get: the handle of V[obj]'s own property S[key], or -1 when it is undefined, inherited or reading it threw. */
+  /** get: the handle of V[obj]'s own property F.S[key], or -1 when it is undefined, inherited or reading it threw. */
   g(obj, key) {
     const o = V[obj];
     if (o === null || o === undefined) return -1;
     try {
-      const v = own(o, S[key]);
+      const v = own(o, host.F.S[key]);
       return v === undefined ? -1 : hold(v);
     } catch {
-      failures++;
+      host.x++;
       return -1;
     }
   },
   /**
-   * fields: the own properties of V[obj] that the kind K[kind] keeps (its symbols after the
+   * fields: the own properties of V[obj] that the kind F.K[kind] keeps (its symbols after the
    * first), read at once: held at consecutive handles from `base`, answered as base × 2^24 plus
    * 3 bits per field: 0 absent (undefined, inherited, or reading it threw), 7 a value JSON cannot
    * hold, else `t`'s code.
    */
   f(obj, kind) {
     const o = V[obj];
+    const { S, K } = host.F;
     const keys = K[kind];
     const base = V.length;
     let types = 0;
@@ -106,7 +87,7 @@ export const host = {
         v = own(o, S[keys[i]]);
         if (v !== undefined) t = typeCode(v, 7);
       } catch {
-        failures++;
+        host.x++;
         v = undefined;
         t = 0;
       }
@@ -117,9 +98,10 @@ export const host = {
   },
   /**
    * project: a new object `{kind, …}` with the values held from `base` whose bit is set in
-   * `present`, under the keys of K[kind]: a decode's normalized output, in one call.
+   * `present`, under the keys of F.K[kind]: a decode's normalized output, in one call.
    */
   P(kind, base, present) {
+    const { S, K } = host.F;
     const keys = K[kind];
     const out = { kind: S[keys[0]] };
     for (let i = 0; present >>> i !== 0; i++) {
@@ -135,7 +117,7 @@ export const host = {
   w(h) {
     const v = V[h];
     // A native search of a few dozen interned strings: no Map to build in every fresh context.
-    return typeof v === "string" ? S.indexOf(v) : -1;
+    return typeof v === "string" ? host.F.S.indexOf(v) : -1;
   },
   /**
    * len: the length of the array V[h]: a valid array length, or a counted failure. Past 2^20
@@ -150,7 +132,7 @@ export const host = {
       const n = a.length;
       if (n >>> 0 === n && (n <= 1 << 20 || Object.keys(a).length >= n)) return n;
     } catch {}
-    failures++;
+    host.x++;
     return 0;
   },
   /** objects: the index of the first element of the array V[h] that is not an own non-null, non-array object, or -1. */
@@ -164,7 +146,7 @@ export const host = {
       }
       return -1;
     } catch {
-      failures++;
+      host.x++;
       return 0;
     }
   },
@@ -173,7 +155,7 @@ export const host = {
     try {
       return hold(own(V[arr], i));
     } catch {
-      failures++;
+      host.x++;
       return hold(undefined);
     }
   },
@@ -186,7 +168,7 @@ export const host = {
     try {
       return hold({ ...V[h] });
     } catch {
-      failures++;
+      host.x++;
       return hold({});
     }
   },
@@ -204,7 +186,7 @@ export const host = {
   },
   /** symbol */
   s(key) {
-    return hold(S[key]);
+    return hold(host.F.S[key]);
   },
   /** number */
   N(n) {
@@ -217,7 +199,7 @@ export const host = {
   },
   /** set */
   S(obj, key, h) {
-    const k = S[key];
+    const k = host.F.S[key];
     // The object was built here, on Object.prototype: only a key that prototype has can hit a setter.
     if (k in Object.prototype) define(V[obj], k, V[h]);
     else V[obj][k] = V[h];

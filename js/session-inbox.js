@@ -2,7 +2,7 @@
 // inlined) and `hookwire/module` (js/module.js, a precompiled module given to `init`).
 import { CAPABILITY_KEY, DETAILS, FAMILY, KINDS, SYMBOLS, WIRE_VERSION } from "./contract.js";
 import { family } from "./decoder.js";
-import { standard } from "./standard-schema.js";
+import { validate } from "./standard-schema.js";
 import { WireError } from "./wire-error.js";
 
 export { WireError, WIRE_VERSION };
@@ -43,4 +43,12 @@ export const decode = session.decode;
 export const memoryStats = session.memoryStats;
 
 /** The same decoder as a Standard Schema v1 (`validate`: `{ value }` or `{ issues }`). */
-export const standardSchema = /* @__PURE__ */ standard(decode);
+export const standardSchema = {
+  "~standard": {
+    version: 1,
+    vendor: "hookwire",
+    validate(value) {
+      return validate(decode, value);
+    },
+  },
+};

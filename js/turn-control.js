@@ -3,7 +3,7 @@
 // (js/turn-control-module.js, a precompiled module given to `init`).
 import { CAPABILITY_KEY, DETAILS, FAMILY, KINDS, SYMBOLS, WIRE_VERSION } from "./turn-control-contract.js";
 import { family } from "./decoder.js";
-import { standard } from "./standard-schema.js";
+import { validate } from "./standard-schema.js";
 import { WireError } from "./wire-error.js";
 
 export { CAPABILITY_KEY, WireError, WIRE_VERSION };
@@ -39,4 +39,12 @@ export const decode = turnControl.decode;
 export const memoryStats = turnControl.memoryStats;
 
 /** The same decoder as a Standard Schema v1 (`validate`: `{ value }` or `{ issues }`). */
-export const standardSchema = /* @__PURE__ */ standard(decode);
+export const standardSchema = {
+  "~standard": {
+    version: 1,
+    vendor: "hookwire",
+    validate(value) {
+      return validate(decode, value);
+    },
+  },
+};

@@ -10,7 +10,7 @@
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = join(root, "pkg");
@@ -290,6 +290,37 @@ const aliases = {
   "hookwire:unpack": join(work, "unpack.js"),
   "hookwire:session-inbox-wasm": join(work, "hookwire.inline.js"),
   "hookwire:turn-control-wasm": join(work, "turn-control.inline.js"),
+  "hookwire:codes": join(work, "codes.js"),
+};
+
+/**
+ * A generated table as compact JS: an array of strings as one string split on a character none
+ * of them holds, an array of arrays as JSON text the engine parses, anything else as JSON. A
+ * bundler that re-prints the code (a workflow bundler does, one element a line) then prints each
+ * table on one line.
+ */
+function packed(value) {
+  if (Array.isArray(value) && value.length && value.every((v) => typeof v === "string")) {
+    const sep = [" ", "|", ";", "~"].find((c) => value.every((v) => !v.includes(c)));
+    if (sep) return `/* @__PURE__ */ ${JSON.stringify(value.join(sep))}.split(${JSON.stringify(sep)})`;
+  }
+  if (Array.isArray(value) && value.length && value.every(Array.isArray)) return `/* @__PURE__ */ JSON.parse(${JSON.stringify(JSON.stringify(value))})`;
+  return JSON.stringify(value);
+}
+const packedModule = (values) => Object.entries(values).map(([k, v]) => `export const ${k} = ${packed(v)};\n`).join("");
+const contracts = {};
+for (const file of ["contract.js", "turn-control-contract.js"]) {
+  contracts[file] = { ...(await import(pathToFileURL(join(root, "js", file)).href)) };
+}
+/** The generated contract tables (js/contract.js, js/turn-control-contract.js), packed. */
+const packTables = {
+  name: "packed-tables",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]js[\\/](turn-control-)?contract\.js$/ }, (args) => ({
+      contents: packedModule(contracts[args.path.split(/[\\/]/).pop()]),
+      loader: "js",
+    }));
+  },
 };
 
 const VLQ = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -365,7 +396,7 @@ async function decoderEntry(entry, out) {
     outfile: join(pkg, out),
     write: false, bundle: true, format: "esm", platform: "neutral", target: "es2022", minify: true,
     sourcemap: "external", sourcesContent: false, lineLimit: LINE_LIMIT,
-    legalComments: "none", alias: aliases, logLevel: "warning",
+    legalComments: "none", alias: aliases, plugins: [packTables], logLevel: "warning",
   });
   const esm = built.outputFiles.find((f) => f.path.endsWith(".cjs")).text;
   // The ES module form as built (the precompiled-module entries ship it as .mjs, for workerd).
@@ -414,10 +445,13 @@ for (const [name, m] of [["hookwire", decoder], ["turn-control", turnControl]]) 
   m.text = text;
   writeFileSync(join(work, `${name}.inline.js`), `export const TEXT = ${JSON.stringify(text)};\nexport const LENGTH = ${m.bytes.length};\n`);
 }
-// The decoder core reads the codes and message templates of the session inbox's tables for every
-// family (js/decoder.js): they must be the same in every family's.
-const tables = (file) => readFileSync(join(root, "js", file), "utf8").split("\n").filter((l) => /^export const (CODES|MESSAGES)\b/.test(l) || /^  [A-Z_]+: "/.test(l)).join("\n");
-if (tables("contract.js") !== tables("turn-control-contract.js")) throw new Error("js/contract.js and js/turn-control-contract.js differ in CODES or MESSAGES");
+// The codes and message templates are the same for every family: the decoder core holds them
+// once (hookwire:codes), taken from the generated tables, which must agree.
+const shared = (c) => JSON.stringify({ CODES: c.CODES, MESSAGES: c.MESSAGES });
+if (shared(contracts["contract.js"]) !== shared(contracts["turn-control-contract.js"])) {
+  throw new Error("js/contract.js and js/turn-control-contract.js differ in CODES or MESSAGES");
+}
+writeFileSync(join(work, "codes.js"), packedModule({ CODES: contracts["contract.js"].CODES, MESSAGES: contracts["contract.js"].MESSAGES }));
 
 // Self-contained files, one per entry: what `require` loads, and what runs by itself (an edge
 // function, a vm context handed the file's text).
@@ -436,7 +470,7 @@ const split = await esbuild.build({
   outdir: pkg, outExtension: { ".js": ".mjs" }, chunkNames: "hookwire-core", splitting: true,
   write: false, bundle: true, format: "esm", platform: "neutral", target: "es2022", minify: true,
   sourcemap: "external", sourcesContent: false, lineLimit: LINE_LIMIT,
-  legalComments: "none", alias: aliases, logLevel: "warning",
+  legalComments: "none", alias: aliases, plugins: [packTables], logLevel: "warning",
 });
 const esmFiles = {};
 for (const f of split.outputFiles) {
@@ -446,7 +480,7 @@ for (const f of split.outputFiles) {
     map.sources = map.sources.map((s) => `hookwire:${s.replace(/^(\.\.\/)+/, "").replace(/^target\/wasm\//, "generated/")}`);
     Object.assign(map, lineGranular(map));
     esmFiles[base] = JSON.stringify(map);
-  } else checkLines(base, (esmFiles[base] = f.text));
+  } else checkLines(base, (esmFiles[base] = `${f.text.replace(/\n?$/, "\n")}//# sourceMappingURL=${base}.map\n`));
 }
 if (Object.keys(esmFiles).sort().join() !== "hookwire-core.mjs,hookwire-core.mjs.map,hookwire.mjs,hookwire.mjs.map,turn-control.mjs,turn-control.mjs.map") {
   throw new Error(`unexpected ES module files: ${Object.keys(esmFiles).join(", ")}`);
