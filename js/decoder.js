@@ -10,10 +10,8 @@
 // The codes and message templates are the same for every family: scripts/build-pkg.mjs checks
 // that the generated tables agree and gives them once (hookwire:codes).
 import { CODES, MESSAGES } from "hookwire:codes";
-import { host, V } from "./host.js";
+import { host, IMPORTS, state, V } from "./host.js";
 
-/** Every decoder module imports the same names (js/host.js); `m` is set to each instance's memory. */
-const IMPORTS = { a: host };
 /** The pages of a decoder's memory (its import's minimum; scripts/build-pkg.mjs checks both modules). */
 export const PAGES = 2;
 
@@ -39,7 +37,7 @@ export function family(f, ErrorClass) {
     // The first instance takes the memory the start made (the inline entries unpacked the
     // module's text in it); a later one gets a fresh memory, so a decode still running on the
     // instance it replaces keeps its stack.
-    memory = host.m = first ?? new WebAssembly.Memory({ initial: PAGES });
+    memory = host[0] = first ?? new WebAssembly.Memory({ initial: PAGES });
     first = null;
     wasm = new WebAssembly.Instance(module, IMPORTS).exports;
     stale = false;
@@ -84,9 +82,9 @@ export function family(f, ErrorClass) {
       // This decode's instance: errors are read from it even if a nested decode replaced it.
       const w = wasm;
       const base = V.length;
-      const failures = host.x;
-      const was = host.F;
-      host.F = f;
+      const failures = state.x;
+      const was = state.F;
+      state.F = f;
       let r = -2;
       running++;
       try {
@@ -99,12 +97,12 @@ export function family(f, ErrorClass) {
         stale = true;
       }
       running--;
-      host.F = was;
+      state.F = was;
       const out = V[r];
       V.length = base;
       // A read failed during this decode; the count is restored so a nested decode cannot leak.
-      const failed = host.x !== failures;
-      host.x = failures;
+      const failed = state.x !== failures;
+      state.x = failures;
       if (failed || r < -1) throw unreadable();
       if (r >= 0) return out;
       const code = CODES[w.c()];

@@ -21,20 +21,40 @@ export const V = Object.setPrototypeOf([], null);
 const hold = (v) => ((V[V.length] = v), V.length - 1);
 /** o[k] if it is o's own property, else undefined: one read, and an ownership check only when there is a value. */
 const own = (o, k, v = o[k]) => (v === undefined || Object.hasOwn(o, k) ? v : undefined);
-const TYPES = { __proto__: null, boolean: 2, number: 3, string: 4, object: 6 };
 /** `t`'s code of v, or `other` for what JSON cannot hold (Array.isArray throws for a revoked proxy). */
-const typeCode = (v, other) => (v === null ? 1 : typeof v === "object" && Array.isArray(v) ? 5 : (TYPES[typeof v] ?? other));
+const typeCode = (v, other, t = typeof v) =>
+  v === null ? 1 : t === "object" ? (Array.isArray(v) ? 5 : 6) : t === "boolean" ? 2 : t === "number" ? 3 : t === "string" ? 4 : other;
+
+/** What a decode shares with the imports: `F`, the family being decoded (its symbols `S` and kinds `K`); `x`, how many reads failed. */
+export const state = { F: null, x: 0 };
 
 /**
- * The decoders' imports (module "a"), under the short names scripts/build-pkg.mjs gives them
- * (IMPORT_NAMES: the Rust name in src/wasm.rs is in each comment). Not imports: `m`, the memory
- * of the instance being made; `F`, the family being decoded (its symbols `S` and kinds `K`);
- * `x`, how many reads failed.
+ * The names of the decoders' imports (module "a") as src/wasm.rs declares them, in the order of
+ * `host`: scripts/build-pkg.mjs renames each to its index here, so that one array serves every
+ * family's module (an array of functions is the cheapest import object a fresh context makes).
  */
-export const host = {
-  m: null,
-  F: null,
-  x: 0,
+export const NAMES = /* @__PURE__ */ "memory type num get fields project which len objects at copy object array array1 symbol number push set".split(" ");
+
+/**
+ * len: the length of the array V[h]: a valid array length, or a counted failure. Past 2^20
+ * (1,048,576) the array's own keys must be able to back the length: a sparse array or a proxy
+ * can claim any length up to 2^32 − 1 at no cost, and the loops over it (here and in the
+ * declared-version checks) would then run, and hold handles, for billions of elements that
+ * are not there. So no loop over an array runs more than 2^20 times beyond what the array holds.
+ */
+const len = (h) => {
+  try {
+    const a = V[h];
+    const n = a.length;
+    if (n >>> 0 === n && (n <= 1 << 20 || Object.keys(a).length >= n)) return n;
+  } catch {}
+  state.x++;
+  return 0;
+};
+
+/** The imports, by index (NAMES); the first is the memory of the instance being made. */
+export const host = [
+  null,
   /**
    * type: the JSON type of V[h]: 0 other, 1 null, 2 boolean, 3 number, 4 string, 5 array,
    * 6 object. Every non-null, non-array object is 6, a Date, a Map or a class instance
@@ -43,28 +63,28 @@ export const host = {
    * from another realm such as a workflow's vm context fail, or a brand check per built-in; JSON
    * never carries these anyway.)
    */
-  t(h) {
+  (h) => {
     try {
       return typeCode(V[h], 0);
     } catch {
-      host.x++;
+      state.x++;
       return 0;
     }
   },
   /** num: a number's value, or NaN for anything else (the decoder asks the type only when it sees NaN). */
-  n(h) {
+  (h) => {
     const v = V[h];
     return typeof v === "number" ? v : NaN;
   },
   /** get: the handle of V[obj]'s own property F.S[key], or -1 when it is undefined, inherited or reading it threw. */
-  g(obj, key) {
+  (obj, key) => {
     const o = V[obj];
     if (o === null || o === undefined) return -1;
     try {
-      const v = own(o, host.F.S[key]);
+      const v = own(o, state.F.S[key]);
       return v === undefined ? -1 : hold(v);
     } catch {
-      host.x++;
+      state.x++;
       return -1;
     }
   },
@@ -74,9 +94,9 @@ export const host = {
    * 3 bits per field: 0 absent (undefined, inherited, or reading it threw), 7 a value JSON cannot
    * hold, else `t`'s code.
    */
-  f(obj, kind) {
+  (obj, kind) => {
     const o = V[obj];
-    const { S, K } = host.F;
+    const { S, K } = state.F;
     const keys = K[kind];
     const base = V.length;
     let types = 0;
@@ -87,7 +107,7 @@ export const host = {
         v = own(o, S[keys[i]]);
         if (v !== undefined) t = typeCode(v, 7);
       } catch {
-        host.x++;
+        state.x++;
         v = undefined;
         t = 0;
       }
@@ -100,8 +120,8 @@ export const host = {
    * project: a new object `{kind, …}` with the values held from `base` whose bit is set in
    * `present`, under the keys of F.K[kind]: a decode's normalized output, in one call.
    */
-  P(kind, base, present) {
-    const { S, K } = host.F;
+  (kind, base, present) => {
+    const { S, K } = state.F;
     const keys = K[kind];
     const out = { kind: S[keys[0]] };
     for (let i = 0; present >>> i !== 0; i++) {
@@ -114,30 +134,15 @@ export const host = {
     return hold(out);
   },
   /** which: the symbol index of the string V[h], or -1. */
-  w(h) {
+  (h) => {
     const v = V[h];
     // A native search of a few dozen interned strings: no Map to build in every fresh context.
-    return typeof v === "string" ? host.F.S.indexOf(v) : -1;
+    return typeof v === "string" ? state.F.S.indexOf(v) : -1;
   },
-  /**
-   * len: the length of the array V[h]: a valid array length, or a counted failure. Past 2^20
-   * (1,048,576) the array's own keys must be able to back the length: a sparse array or a proxy
-   * can claim any length up to 2^32 − 1 at no cost, and the loops over it (here and in the
-   * declared-version checks) would then run, and hold handles, for billions of elements that
-   * are not there. So no loop over an array runs more than 2^20 times beyond what the array holds.
-   */
-  l(h) {
-    try {
-      const a = V[h];
-      const n = a.length;
-      if (n >>> 0 === n && (n <= 1 << 20 || Object.keys(a).length >= n)) return n;
-    } catch {}
-    host.x++;
-    return 0;
-  },
+  len,
   /** objects: the index of the first element of the array V[h] that is not an own non-null, non-array object, or -1. */
-  o(h) {
-    const n = host.l(h);
+  (h) => {
+    const n = len(h);
     try {
       const a = V[h];
       for (let i = 0; i < n; i++) {
@@ -146,16 +151,16 @@ export const host = {
       }
       return -1;
     } catch {
-      host.x++;
+      state.x++;
       return 0;
     }
   },
   /** at: the handle of the own element V[arr][i] (undefined for a hole, or when reading it threw). */
-  a(arr, i) {
+  (arr, i) => {
     try {
       return hold(own(V[arr], i));
     } catch {
-      host.x++;
+      state.x++;
       return hold(undefined);
     }
   },
@@ -164,44 +169,47 @@ export const host = {
    * defines properties (Object.assign would *set* them, and setting an own "__proto__" key would
    * change the copy's prototype).
    */
-  c(h) {
+  (h) => {
     try {
       return hold({ ...V[h] });
     } catch {
-      host.x++;
+      state.x++;
       return hold({});
     }
   },
   /** object */
-  O() {
+  () => {
     return hold({});
   },
   /** array */
-  A() {
+  () => {
     return hold([]);
   },
   /** array1 */
-  B(h) {
+  (h) => {
     return hold([V[h]]);
   },
   /** symbol */
-  s(key) {
-    return hold(host.F.S[key]);
+  (key) => {
+    return hold(state.F.S[key]);
   },
   /** number */
-  N(n) {
+  (n) => {
     return hold(n);
   },
   /** push */
-  p(arr, h) {
+  (arr, h) => {
     const a = V[arr];
     define(a, a.length, V[h]);
   },
   /** set */
-  S(obj, key, h) {
-    const k = host.F.S[key];
+  (obj, key, h) => {
+    const k = state.F.S[key];
     // The object was built here, on Object.prototype: only a key that prototype has can hit a setter.
     if (k in Object.prototype) define(V[obj], k, V[h]);
     else V[obj][k] = V[h];
   },
-};
+];
+
+/** The import object of every decoder module and of the unpacker (js/unpack.wat imports "a" "0", the memory). */
+export const IMPORTS = { a: host };

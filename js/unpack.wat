@@ -12,24 +12,16 @@
 ;;    follow, low nibble: the match length - 3; 15 in either continues in further bytes, each
 ;;    added, until one is not 255), the literal bytes, then, unless the output is complete, the
 ;;    match's distance back (one byte below 128, else two: the low 7 bits with the high bit set,
-;;    then the rest). The bytes are written from `$out` (past the text) to `$end`.
+;;    then the rest). The bytes are written from `$out` (past the text) to `$end`. Copies move 8
+;;    bytes at a time where they can (a match at least 8 back, and literals, which lie before the
+;;    output): what they write past a sequence's end is written again by the next one, and at
+;;    most 7 bytes past `$end` (scripts/build-pkg.mjs keeps them below the stack's top). Every
+;;    fresh context runs this once, as baseline code (it never tiers up): fewer iterations are
+;;    what make it fast.
 (module
-  (import "a" "m" (memory 1))
-  (global $in (mut i32) (i32.const 0))
-  ;; The next input byte.
-  (func $byte (result i32)
-    (global.set $in (i32.add (global.get $in) (i32.const 1)))
-    (i32.load8_u (i32.sub (global.get $in) (i32.const 1))))
-  ;; A length of `$n` (a nibble) continued while it, or the last byte added, is 255.
-  (func $more (param $n i32) (result i32) (local $b i32)
-    (if (i32.eq (local.get $n) (i32.const 15))
-      (then
-        (loop $next
-          (local.set $n (i32.add (local.get $n) (local.tee $b (call $byte))))
-          (br_if $next (i32.eq (local.get $b) (i32.const 255))))))
-    (local.get $n))
+  (import "a" "0" (memory 1))
   (func (export "d") (param $n i32) (param $out i32) (param $end i32)
-    (local $i i32) (local $o i32) (local $word i32) (local $c i32) (local $k i32) (local $t i32)
+    (local $i i32) (local $o i32) (local $word i32) (local $c i32) (local $k i32) (local $t i32) (local $b i32) (local $s i32)
     ;; 1. Base 85, in place.
     (block $done
       (loop $group
@@ -50,26 +42,55 @@
         (local.set $o (i32.add (local.get $o) (i32.const 4)))
         (br $group)))
     ;; 2. LZ77, from address 0 to $out.
-    (global.set $in (i32.const 0))
+    (local.set $i (i32.const 0))
     (loop $sequence
-      (local.set $t (call $byte))
+      (local.set $t (i32.load8_u (local.get $i)))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (local.set $k (i32.shr_u (local.get $t) (i32.const 4)))
+      (if (i32.eq (local.get $k) (i32.const 15))
+        (then (loop $more
+          (local.set $k (i32.add (local.get $k) (local.tee $b (i32.load8_u (local.get $i)))))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (br_if $more (i32.eq (local.get $b) (i32.const 255))))))
       ;; The literals.
-      (local.set $k (call $more (i32.shr_u (local.get $t) (i32.const 4))))
-      (memory.copy (local.get $out) (global.get $in) (local.get $k))
+      (local.set $s (local.get $i))
+      (local.set $o (local.get $out))
       (local.set $out (i32.add (local.get $out) (local.get $k)))
-      (global.set $in (i32.add (global.get $in) (local.get $k)))
+      (local.set $i (i32.add (local.get $i) (local.get $k)))
+      (block $lit (loop $l8
+        (br_if $lit (i32.ge_s (local.get $o) (local.get $out)))
+        (i64.store align=1 (local.get $o) (i64.load align=1 (local.get $s)))
+        (local.set $o (i32.add (local.get $o) (i32.const 8)))
+        (local.set $s (i32.add (local.get $s) (i32.const 8)))
+        (br $l8)))
       (if (i32.lt_u (local.get $out) (local.get $end))
         (then
-          ;; The match: its distance, then its length, copied a byte at a time (it may overlap
-          ;; what it writes).
-          (local.set $c (call $byte))
+          ;; The match: its distance, then its length; one that overlaps what it writes (less
+          ;; than 8 back) a byte at a time.
+          (local.set $c (i32.load8_u (local.get $i)))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
           (if (i32.ge_u (local.get $c) (i32.const 128))
             (then
-              (local.set $c
-                (i32.or (i32.and (local.get $c) (i32.const 127)) (i32.shl (call $byte) (i32.const 7))))))
-          (local.set $k (i32.add (call $more (i32.and (local.get $t) (i32.const 15))) (i32.const 3)))
-          (loop $copy
-            (i32.store8 (local.get $out) (i32.load8_u (i32.sub (local.get $out) (local.get $c))))
-            (local.set $out (i32.add (local.get $out) (i32.const 1)))
-            (br_if $copy (local.tee $k (i32.sub (local.get $k) (i32.const 1)))))
+              (local.set $c (i32.or (i32.and (local.get $c) (i32.const 127)) (i32.shl (i32.load8_u (local.get $i)) (i32.const 7))))
+              (local.set $i (i32.add (local.get $i) (i32.const 1)))))
+          (local.set $k (i32.and (local.get $t) (i32.const 15)))
+          (if (i32.eq (local.get $k) (i32.const 15))
+            (then (loop $more2
+              (local.set $k (i32.add (local.get $k) (local.tee $b (i32.load8_u (local.get $i)))))
+              (local.set $i (i32.add (local.get $i) (i32.const 1)))
+              (br_if $more2 (i32.eq (local.get $b) (i32.const 255))))))
+          (local.set $o (local.get $out))
+          (local.set $out (i32.add (i32.add (local.get $out) (local.get $k)) (i32.const 3)))
+          (local.set $s (i32.sub (local.get $o) (local.get $c)))
+          (if (i32.ge_u (local.get $c) (i32.const 8))
+            (then (loop $m8
+              (i64.store align=1 (local.get $o) (i64.load align=1 (local.get $s)))
+              (local.set $o (i32.add (local.get $o) (i32.const 8)))
+              (local.set $s (i32.add (local.get $s) (i32.const 8)))
+              (br_if $m8 (i32.lt_s (local.get $o) (local.get $out)))))
+            (else (loop $m1
+              (i32.store8 (local.get $o) (i32.load8_u (local.get $s)))
+              (local.set $o (i32.add (local.get $o) (i32.const 1)))
+              (local.set $s (i32.add (local.get $s) (i32.const 1)))
+              (br_if $m1 (i32.lt_s (local.get $o) (local.get $out))))))
           (br $sequence))))))

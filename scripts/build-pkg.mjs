@@ -130,14 +130,13 @@ const UNPACK = unpacker(binaryen);
 
 /**
  * The decoders' import and export names. wasm-bindgen names an import after its Rust function
- * (src/wasm.rs) and the memory `memory`; every decoder module gets the same short names, so one
- * import object (js/host.js) serves both families and one core reads either's exports. The
- * decode export is named after the family (js/init.js tells the modules apart by it).
+ * (src/wasm.rs) and the memory `memory`; every decoder module imports them by their index in
+ * js/host.js's NAMES (the order of its import array), so one array serves both families, and
+ * exports the names below (the decode export is named after the family: js/init.js tells the
+ * modules apart by it).
  */
-const IMPORT_NAMES = {
-  memory: "m", type: "t", num: "n", get: "g", which: "w", objects: "o", len: "l", at: "a", copy: "c", object: "O",
-  array: "A", array1: "B", push: "p", symbol: "s", number: "N", set: "S", fields: "f", project: "P",
-};
+const { NAMES } = await import(pathToFileURL(join(root, "js", "host.js")).href);
+const IMPORT_NAMES = Object.fromEntries(NAMES.map((n, i) => [n, String(i)]));
 const EXPORT_NAMES = { error_code: "c", error_version: "v", error_detail: "e", error_index: "i" };
 /** Exports of wasm-bindgen's that no JS of the package calls: left out, and with them what only they reach (its externref table). */
 const UNUSED_EXPORTS = new Set(["__wbindgen_start", "__wbindgen_externrefs", "__abort_handler", "__instance_terminated"]);
@@ -202,7 +201,7 @@ function rename(bytes, decodeName) {
           if (flags & 1) r.u();
         } else throw new Error(`unexpected import kind ${kind} (${field})`);
         const short = IMPORT_NAMES[field] ?? (field.startsWith("__wbindgen_") ? `_${field}` : undefined);
-        if (!short) throw new Error(`no short name for the import ${field} (scripts/build-pkg.mjs, IMPORT_NAMES)`);
+        if (!short) throw new Error(`no import named ${field} in js/host.js (NAMES)`);
         body.push(...name("a"), ...name(short), ...bytes.subarray(descStart, r.at));
       }
     } else if (id === 7) {
@@ -295,7 +294,8 @@ const aliases = {
 
 /**
  * A generated table as compact JS: an array of strings as one string split on a character none
- * of them holds, an array of arrays as JSON text the engine parses, anything else as JSON. A
+ * of them holds, any other array or object as JSON text the engine parses, a number or string as
+ * itself. A
  * bundler that re-prints the code (a workflow bundler does, one element a line) then prints each
  * table on one line.
  */
@@ -304,7 +304,7 @@ function packed(value) {
     const sep = [" ", "|", ";", "~"].find((c) => value.every((v) => !v.includes(c)));
     if (sep) return `/* @__PURE__ */ ${JSON.stringify(value.join(sep))}.split(${JSON.stringify(sep)})`;
   }
-  if (Array.isArray(value) && value.length && value.every(Array.isArray)) return `/* @__PURE__ */ JSON.parse(${JSON.stringify(JSON.stringify(value))})`;
+  if (typeof value === "object" && value !== null) return `/* @__PURE__ */ JSON.parse(${JSON.stringify(JSON.stringify(value))})`;
   return JSON.stringify(value);
 }
 const packedModule = (values) => Object.entries(values).map(([k, v]) => `export const ${k} = ${packed(v)};\n`).join("");
@@ -342,6 +342,13 @@ const vlq = (n) => {
  * bundle: this keeps a fifth of its segments, and a stack trace still names the right line.
  */
 function lineGranular(map) {
+  // Generated sources (target/wasm/: the inline text, the unpacker's bytes, the codes; the
+  // contract tables, packed) are data: nothing of them is worth a stack trace, so the map names
+  // only the hand-written js/ files.
+  const keep = map.sources.map((s) => !/^hookwire:(generated\/|js\/(turn-control-)?contract\.js$)/.test(s));
+  const index = [];
+  let kept = 0;
+  keep.forEach((k, i) => k && (index[i] = kept++));
   const lines = [];
   let [src, line, col] = [0, 0, 0];
   let [outSrc, outLine, outCol] = [0, 0, 0];
@@ -360,15 +367,16 @@ function lineGranular(map) {
       gen += f[0];
       if (f.length < 4) continue;
       [src, line, col] = [src + f[1], line + f[2], col + f[3]];
+      if (!keep[src]) continue;
       const key = `${src}:${line}`;
       if (key === last) continue;
       last = key;
-      kept.push(vlq(gen - outGen) + vlq(src - outSrc) + vlq(line - outLine) + vlq(col - outCol));
-      [outGen, outSrc, outLine, outCol] = [gen, src, line, col];
+      kept.push(vlq(gen - outGen) + vlq(index[src] - outSrc) + vlq(line - outLine) + vlq(col - outCol));
+      [outGen, outSrc, outLine, outCol] = [gen, index[src], line, col];
     }
     lines.push(kept.join(","));
   }
-  return { mappings: lines.join(";"), names: [] };
+  return { sources: map.sources.filter((_, i) => keep[i]), mappings: lines.join(";"), names: [] };
 }
 
 /**
@@ -431,16 +439,19 @@ const turnControl = compile("turn-control", "crates/hookwire-wasm", "wasm-turn-c
 // The inline text of each decoder: its bytes LZ-compressed, then in base 85 (js/unpack.wat),
 // checked here by unpacking it as an entry does.
 const PAGES = Number(/export const PAGES = (\d+);/.exec(readFileSync(join(root, "js", "decoder.js"), "utf8"))[1]);
-writeFileSync(join(work, "unpack.js"), `export const UNPACK = ${JSON.stringify(JSON.stringify(Array.from(UNPACK)))};\n`);
+// The unpacker's bytes as the arguments of one call: a bundler that re-prints the code keeps
+// them on one line (an array literal it would print one element a line).
+writeFileSync(join(work, "unpack.js"), `export const UNPACK = /* @__PURE__ */ Uint8Array.of(${Array.from(UNPACK).join(",")});\n`);
 for (const [name, m] of [["hookwire", decoder], ["turn-control", turnControl]]) {
   if (m.pages !== PAGES) throw new Error(`${name}: its memory has ${m.pages} pages, js/decoder.js says ${PAGES}`);
   const text = base85(lz(m.bytes));
-  // Text and bytes lie below the stack's top (64 KiB), where no data segment lies.
-  if (text.length + m.bytes.length > 65536) throw new Error(`${name}: the inline text no longer fits below the stack's top`);
+  // Text and bytes (and the at most 7 bytes the unpacker writes past them) lie below the stack's
+  // top (64 KiB), where no data segment lies.
+  if (text.length + m.bytes.length + 8 > 65536) throw new Error(`${name}: the inline text no longer fits below the stack's top`);
   const memory = new WebAssembly.Memory({ initial: PAGES });
   const view = new Uint8Array(memory.buffer);
   new TextEncoder().encodeInto(text, view);
-  new WebAssembly.Instance(new WebAssembly.Module(UNPACK), { a: { m: memory } }).exports.d(text.length, text.length, text.length + m.bytes.length);
+  new WebAssembly.Instance(new WebAssembly.Module(UNPACK), { a: [memory] }).exports.d(text.length, text.length, text.length + m.bytes.length);
   if (Buffer.compare(view.subarray(text.length, text.length + m.bytes.length), m.bytes) !== 0) throw new Error(`${name}: the inline text does not unpack to the module`);
   m.text = text;
   writeFileSync(join(work, `${name}.inline.js`), `export const TEXT = ${JSON.stringify(text)};\nexport const LENGTH = ${m.bytes.length};\n`);
@@ -469,20 +480,45 @@ const split = await esbuild.build({
   entryPoints: { hookwire: join(root, "js", "entry.js"), "turn-control": join(root, "js", "turn-control-entry.js") },
   outdir: pkg, outExtension: { ".js": ".mjs" }, chunkNames: "hookwire-core", splitting: true,
   write: false, bundle: true, format: "esm", platform: "neutral", target: "es2022", minify: true,
-  sourcemap: "external", sourcesContent: false, lineLimit: LINE_LIMIT,
-  legalComments: "none", alias: aliases, plugins: [packTables], logLevel: "warning",
+  lineLimit: LINE_LIMIT, legalComments: "none", alias: aliases, plugins: [packTables], logLevel: "warning",
 });
-const esmFiles = {};
-for (const f of split.outputFiles) {
-  const base = f.path.slice(pkg.length + 1);
-  if (base.endsWith(".map")) {
-    const map = JSON.parse(f.text);
-    map.sources = map.sources.map((s) => `hookwire:${s.replace(/^(\.\.\/)+/, "").replace(/^target\/wasm\//, "generated/")}`);
-    Object.assign(map, lineGranular(map));
-    esmFiles[base] = JSON.stringify(map);
-  } else checkLines(base, (esmFiles[base] = `${f.text.replace(/\n?$/, "\n")}//# sourceMappingURL=${base}.map\n`));
+/**
+ * An ES module's code in one function scope: `import…;CODE;export{x as y,…}` becomes
+ * `import…;const{y,…}=(()=>{\nCODE;return{y:x,…}})();export{y,…}`. A bundler hoists a module's
+ * top-level declarations into its bundle's, and a workflow bundle runs as a script, where each
+ * is a property of the global object, defined anew in every fresh context (about a microsecond
+ * each); the locals of one function are not.
+ */
+function scoped(name, code) {
+  const imports = /^import\{[^}]*\}from"[^"]*";/.exec(code)?.[0] ?? "";
+  const tail = /export\{([^}]*)\};?\s*$/.exec(code);
+  if (!tail || code.indexOf("export{") !== tail.index || code.indexOf("import", imports.length) >= 0 && /\bimport\{/.test(code.slice(imports.length))) {
+    throw new Error(`${name}: expected one leading import and one trailing export statement`);
+  }
+  const pairs = tail[1].split(",").map((p) => {
+    const [local, exported = local] = p.trim().split(/\s+as\s+/);
+    return [local, exported];
+  });
+  const taken = new Set([...imports.matchAll(/(?:as |[{,])([\w$]+)(?=[,}])/g)].map((m) => m[1]));
+  if (pairs.some(([, e]) => taken.has(e))) throw new Error(`${name}: an export is named like an import`);
+  const body = code.slice(imports.length, tail.index);
+  return `${imports}const{${pairs.map(([, e]) => e).join(",")}}=(()=>{\n${body};return{${pairs.map(([l, e]) => `${e}:${l}`).join(",")}}})();export{${pairs.map(([, e]) => e).join(",")}};\n`;
 }
-if (Object.keys(esmFiles).sort().join() !== "hookwire-core.mjs,hookwire-core.mjs.map,hookwire.mjs,hookwire.mjs.map,turn-control.mjs,turn-control.mjs.map") {
+/**
+ * The ES modules' source map is inline and maps one position (a map without any, esbuild
+ * ignores). A bundler that takes them re-prints them, and the Workflow SDK's first runs SWC over
+ * every file, so no map of ours could map what it bundles; with none at all it would copy the
+ * whole file into the bundle's inline map as its source. This way the bundle pays nothing for
+ * them (the CommonJS files keep their line-granular maps).
+ */
+const ONE_POSITION_MAP = `//# sourceMappingURL=data:application/json;base64,${Buffer.from('{"version":3,"sources":["hookwire"],"mappings":"AAAA"}').toString("base64")}\n`;
+const esmFiles = {};
+for (const f of split.outputFiles.filter((f) => f.path.endsWith(".mjs"))) {
+  const base = f.path.slice(pkg.length + 1);
+  const code = base === "hookwire-core.mjs" ? scoped(base, f.text) : f.text.replace(/\n?$/, "\n");
+  checkLines(base, (esmFiles[base] = code + ONE_POSITION_MAP));
+}
+if (Object.keys(esmFiles).sort().join() !== "hookwire-core.mjs,hookwire.mjs,turn-control.mjs") {
   throw new Error(`unexpected ES module files: ${Object.keys(esmFiles).join(", ")}`);
 }
 
@@ -550,9 +586,9 @@ writeFileSync(
       },
       files: [
         "hookwire.cjs", "hookwire.cjs.map", "hookwire.d.ts", "hookwire.d.cts", "hookwire_bg.wasm",
-        "hookwire.mjs", "hookwire.mjs.map", "hookwire.d.mts", "hookwire-core.mjs", "hookwire-core.mjs.map",
+        "hookwire.mjs", "hookwire.d.mts", "hookwire-core.mjs",
         "turn-control.cjs", "turn-control.cjs.map", "turn-control.d.ts", "turn-control.d.cts", "turn-control_bg.wasm",
-        "turn-control.mjs", "turn-control.mjs.map", "turn-control.d.mts",
+        "turn-control.mjs", "turn-control.d.mts",
         "encoder.cjs", "encoder.d.ts", "encoder.d.cts", "manifest.json",
         "module.cjs", "module.mjs", "module.d.ts", "module.d.cts", "module.d.mts",
         "turn-control-module.cjs", "turn-control-module.mjs", "turn-control-module.d.ts", "turn-control-module.d.cts", "turn-control-module.d.mts",

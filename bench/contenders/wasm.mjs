@@ -1,2 +1,2 @@
 // hookwire's pkg/ decoder, as a contender.
-export { decode } from "../../pkg/hookwire.cjs";
+export { decode } from "../../pkg/hookwire.mjs";
