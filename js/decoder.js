@@ -8,12 +8,22 @@
 // bundler keeps one copy of this core (pkg/hookwire.mjs and pkg/turn-control.mjs import it).
 //
 // The codes and message templates are the same for every family: scripts/build-pkg.mjs checks
-// that the generated tables agree and gives them once (hookwire:codes).
+// that the generated tables agree and gives them once (hookwire:codes). Only an error needs them,
+// and a family's details: the build packs the three as text, split on "|" at the first error
+// (MESSAGES holds each code's template at the code's index), so a fresh context that decodes
+// without one never builds them.
 import { CODES, MESSAGES } from "hookwire:codes";
 import { host, IMPORTS, state, V } from "./host.js";
 
 /** The pages of a decoder's memory (its import's minimum; scripts/build-pkg.mjs checks both modules). */
 export const PAGES = 2;
+/** The codes and message templates, once parsed. */
+let errors = null;
+function errorTables() {
+  const codes = CODES.split("|");
+  const templates = MESSAGES.split("|");
+  return { codes, messages: Object.fromEntries(codes.map((code, i) => [code, templates[i]])) };
+}
 
 /**
  * The decoder of family `f` — its generated tables (`FAMILY`, `WIRE_VERSION`, `S` symbols, `K`
@@ -43,13 +53,16 @@ export function family(f, ErrorClass) {
     stale = false;
   }
 
+  /** This family's details, once parsed. */
+  let details = null;
+  const detailOf = (what) => (details ??= f.DETAILS.split("|"))[what];
   const message = (code, version, detail, path) =>
-    MESSAGES[code]
+    (errors ??= errorTables()).messages[code]
       .replace("{version}", String(version))
       .replace("{current}", String(f.WIRE_VERSION))
       .replace("{path}", path)
       .replace("{detail}", detail);
-  const unreadable = () => new ErrorClass("NOT_OBJECT", message("NOT_OBJECT", NaN, f.DETAILS[7], ""));
+  const unreadable = () => new ErrorClass("NOT_OBJECT", message("NOT_OBJECT", NaN, detailOf(7), ""));
 
   return {
     /**
@@ -105,10 +118,10 @@ export function family(f, ErrorClass) {
       state.x = failures;
       if (failed || r < -1) throw unreadable();
       if (r >= 0) return out;
-      const code = CODES[w.c()];
+      const code = (errors ??= errorTables()).codes[w.c()];
       const version = w.v();
       const where = w.e();
-      const detail = f.DETAILS[where & 255];
+      const detail = detailOf(where & 255);
       const key = (where >> 8) - 1;
       const index = w.i();
       // No key a decode names needs a JSON pointer escape (tests/generated.rs checks it).

@@ -307,7 +307,21 @@ function packed(value) {
   if (typeof value === "object" && value !== null) return `/* @__PURE__ */ JSON.parse(${JSON.stringify(JSON.stringify(value))})`;
   return JSON.stringify(value);
 }
-const packedModule = (values) => Object.entries(values).map(([k, v]) => `export const ${k} = ${packed(v)};\n`).join("");
+/**
+ * The tables only an error needs (the codes, the message templates, a family's details) stay
+ * text until the first error parses them (js/decoder.js): the codes and details joined with "|",
+ * the templates too, each at its code's index.
+ */
+const LAZY = {
+  CODES: (v) => JSON.stringify(joined(v, "|")),
+  DETAILS: (v) => JSON.stringify(joined(v, "|")),
+  MESSAGES: (v, all) => JSON.stringify(joined(all.CODES.map((c) => v[c] ?? ""), "|")),
+};
+const joined = (values, sep) => {
+  if (values.some((v) => v.includes(sep))) throw new Error(`a table entry holds "${sep}"`);
+  return values.join(sep);
+};
+const packedModule = (values) => Object.entries(values).map(([k, v]) => `export const ${k} = ${(LAZY[k] ?? packed)(v, values)};\n`).join("");
 const contracts = {};
 for (const file of ["contract.js", "turn-control-contract.js"]) {
   contracts[file] = { ...(await import(pathToFileURL(join(root, "js", file)).href)) };
