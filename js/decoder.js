@@ -27,8 +27,9 @@ function errorTables() {
 
 /**
  * The decoder of family `f` — its generated tables (`FAMILY`, `WIRE_VERSION`, `S` symbols, `K`
- * kinds, `DETAILS`) and `X`, the name of its module's decode export — throwing `ErrorClass(code,
- * message, version, path, expected)` and nothing else.
+ * kinds, `DETAILS` as the build packs them: one string, split on "|" at the first error) and `X`,
+ * the name of its module's decode export — throwing `ErrorClass(code, message, version, path,
+ * expected)` and nothing else.
  */
 export function family(f, ErrorClass) {
   let failure = null;

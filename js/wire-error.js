@@ -1,5 +1,6 @@
 // The base class of every family's error: one class per realm, shared by every hookwire entry
-// loaded in it (each entry is a self-contained file, so the class is kept under a registered
+// loaded in it (a realm may load several copies: the self-contained CommonJS files, the ES
+// modules over their shared core; so the class is kept under a registered
 // symbol rather than in a module they would each copy). `family` and `code` are on every error.
 const KEY = Symbol.for("hookwire.WireError");
 
