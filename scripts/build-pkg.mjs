@@ -1,9 +1,11 @@
 // Build pkg/. Three wasm modules from the workspace's wasm crates, each compiled by wasm-pack and shrunk by
 // binaryen's wasm-opt (a names-kept copy goes to target/wasm/ for twiggy), then inlined by esbuild
-// into a CommonJS entry that instantiates synchronously (the decoders as base-85 text that a
-// 100-byte module, js/unpack.wat, turns back into bytes; the encoder as base64):
-//   hookwire.cjs  the no_std decoder (feature `wasm`), the workflow-safe main entry;
-//   turn-control.cjs  the turn-control decoder (feature `wasm-turn-control`);
+// into entries that instantiate synchronously (the decoders as LZ77-compressed base-85 text that a
+// 448-byte module, js/unpack.wat, turns back into bytes; the encoder as base64):
+//   hookwire.cjs  the no_std decoder (feature `wasm`), the workflow-safe main entry, self-contained;
+//   turn-control.cjs  the turn-control decoder (feature `wasm-turn-control`), self-contained;
+//   hookwire.mjs, turn-control.mjs  the same two for bundlers, ES modules over one shared core
+//                 (hookwire-core.mjs);
 //   module.{mjs,cjs}, turn-control-module.{mjs,cjs}  the same decoders without the inlined wasm,
 //                 `init(module)` taking hookwire_bg.wasm / turn-control_bg.wasm precompiled;
 //   encoder.cjs   the encoder and negotiation (feature `wasm-encoder`), for server and step code.
@@ -138,7 +140,11 @@ const UNPACK = unpacker(binaryen);
 const { NAMES } = await import(pathToFileURL(join(root, "js", "host.js")).href);
 const IMPORT_NAMES = Object.fromEntries(NAMES.map((n, i) => [n, String(i)]));
 const EXPORT_NAMES = { error_code: "c", error_version: "v", error_detail: "e", error_index: "i" };
-/** Exports of wasm-bindgen's that no JS of the package calls: left out, and with them what only they reach (its externref table). */
+/**
+ * Exports of wasm-bindgen's that no decoder JS calls: left out of the decoders, and with them
+ * what only they reach (the start function, the externref table it fills). The encoder keeps its
+ * start function and table; it leaves out the last two.
+ */
 const UNUSED_EXPORTS = new Set(["__wbindgen_start", "__wbindgen_externrefs", "__abort_handler", "__instance_terminated"]);
 
 /** A LEB128 reader and writer, and a name, for the import and export sections rewritten below. */
