@@ -4,8 +4,8 @@
 // string is formatted in wasm). The module is started synchronously by the start an entry gives
 // (`load`: at import from js/inline.js, the inlined bytes — no fs, require, fetch, dynamic import
 // or async init, so it runs inside a workflow sandbox, a fresh node:vm context per delivery — or
-// from a precompiled module given to `init`, js/init.js). Bundled with both families, a
-// bundler keeps one copy of this core (pkg/hookwire.mjs and pkg/turn-control.mjs import it).
+// from a precompiled module given to `init`, js/init.js). Bundled with both families, a bundler
+// keeps one copy of this core (pkg/hookwire.mjs and pkg/turn-control.mjs import it).
 //
 // The codes and message templates are the same for every family: scripts/build-pkg.mjs checks
 // that the generated tables agree and gives them once (hookwire:codes). Only an error needs them,

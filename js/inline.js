@@ -7,10 +7,10 @@ import { UNPACK } from "hookwire:unpack";
 
 /**
  * The start of a module inlined as `text`, `length` bytes once unpacked: a small module
- * (js/unpack.wat) unpacks it in
- * the decoder's memory (which the decoder's first instance then takes over, and whose bytes the
- * compiled module no longer needs), filled with the text by TextEncoder. No per-character loop
- * runs in JS, where every fresh workflow context would interpret it.
+ * (js/unpack.wat) unpacks it in the decoder's memory (which the decoder's first instance then
+ * takes over, and whose bytes the compiled module no longer needs), filled with the text by
+ * TextEncoder, the bytes written past the text. No per-character loop runs in JS, where every
+ * fresh workflow context would interpret it.
  */
 export const inline = (text, length) => () => {
   // The text and the bytes fit below the decoder's stack top (scripts/build-pkg.mjs checks it).
