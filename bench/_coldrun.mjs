@@ -1,10 +1,32 @@
+// Cold start alone, hookwire against valibot: `node bench/_coldrun.mjs [PROCESSES]` (default 11).
+// Each process (bench/worker.mjs … cold) evaluates the contender's bundle in 31 fresh node:vm
+// contexts up to its first decoded value and reports the median; the two contenders alternate
+// process by process, so drift hits both alike. Prints the medians over processes with their
+// spread, and hookwire's time over valibot's per process pair. A program, not a test: nothing is
+// asserted. The bundles are built as bench/run.mjs builds them (hookwire: pkg/hookwire.mjs, what a
+// bundler resolves `hookwire` to).
 import { execFileSync } from "node:child_process";
-import * as esbuild from "esbuild";
 import { mkdirSync } from "node:fs";
-const here = "/work/main/bench";
-mkdirSync(`${here}/out`, { recursive: true });
-for (const c of ["wasm", "valibot"]) await esbuild.build({ stdin: { contents: `import { decode } from "./contenders/${c}.mjs"; globalThis.result = decode(globalThis.input);`, resolveDir: here, loader: "js" }, bundle: true, minify: true, format: "cjs", platform: "neutral", target: "es2022", outfile: `${here}/out/${c}.cjs`, logLevel: "silent", mainFields: ["module", "main"], conditions: ["import", "default"] });
-const r = { wasm: [], valibot: [] };
-for (let i = 0; i < 7; i++) for (const c of Object.keys(r)) r[c].push(JSON.parse(execFileSync(process.execPath, [`${here}/worker.mjs`, c, "cold"], { encoding: "utf8" })).ms);
-const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-console.log(r, "ratio", (med(r.wasm) / med(r.valibot)).toFixed(2));
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const processes = Number(process.argv[2] ?? 11);
+mkdirSync(join(here, "out"), { recursive: true });
+for (const c of ["wasm", "valibot"]) {
+  await esbuild.build({
+    stdin: { contents: `import { decode } from "./contenders/${c}.mjs"; globalThis.result = decode(globalThis.input);`, resolveDir: here, loader: "js" },
+    bundle: true, minify: true, format: "cjs", platform: "neutral", target: "es2022", outfile: join(here, "out", `${c}.cjs`), logLevel: "silent",
+    mainFields: ["module", "main"], conditions: ["import", "default"],
+  });
+}
+const ms = { wasm: [], valibot: [] };
+for (let i = 0; i < processes; i++) {
+  for (const c of Object.keys(ms)) ms[c].push(JSON.parse(execFileSync(process.execPath, [join(here, "worker.mjs"), c, "cold"], { encoding: "utf8" })).ms);
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const stat = (xs) => `${median(xs).toFixed(3)} ms (${Math.min(...xs).toFixed(3)}–${Math.max(...xs).toFixed(3)})`;
+for (const [c, xs] of Object.entries(ms)) console.log(`${c.padEnd(8)} ${stat(xs)}, median over ${processes} processes of the median over 31 contexts`);
+const ratios = ms.wasm.map((x, i) => x / ms.valibot[i]);
+console.log(`hookwire / valibot: ${(median(ms.wasm) / median(ms.valibot)).toFixed(2)}× (per process pair ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}, median ${median(ratios).toFixed(2)}×)`);

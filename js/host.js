@@ -1,208 +1,226 @@
-// The JS half of the wasm decoder's host (src/hosts/wasm.rs). Values never cross into wasm: they live
-// in `V` and the decoder names them by index (a handle), so no wasm table, reference counting or
-// drop glue is needed. One import call per question; keys and kind strings by index into the
-// generated symbol table; every read that could throw (a getter, a proxy trap) is caught here and
-// counted, and the package entry compares the count before and after a decode, so a decode that
-// hit one reports it instead of guessing. A decode pushes onto `V` and the entry truncates it back
-// afterwards (a nested decode, from a getter, stacks above and truncates to its own base).
+// The JS half of the wasm decoders' host (src/wasm.rs), one for every family. Values never cross
+// into wasm: they live in `V` and a decoder names them by index (a handle), so no wasm table,
+// reference counting or drop glue is needed. One import call per question; keys and kind strings
+// by index into the symbol table of the family being decoded (`state.F`, which js/decoder.js sets
+// around a decode); every read that could throw (a getter, a proxy trap) is caught here and
+// counted (`state.x`), and js/decoder.js compares the count before and after a decode, so a
+// decode that hit one reports it instead of guessing. A decode pushes onto `V` and the decoder
+// truncates it back afterwards (a nested decode, from a getter, stacks above and truncates to its
+// own base).
 //
 // Reads see own properties only (an own getter is one; a value inherited from a prototype, such
 // as a polluted Object.prototype.kind, is not), and no inherited setter ever runs on the objects
 // the decoder builds (a key their prototype has is defined, not assigned).
-import { KINDS, SYMBOLS, TYPE_CODES as T } from "hookwire:contract";
-// Define o[k] as a plain data property (assigning could run an inherited setter).
 import { define } from "./wire-error.js";
+// The type codes are the decoder's `Type` discriminants, generated from Rust (every family's tables
+// carry the same `TYPE_CODES`: the build checks they agree).
+import { TYPE_CODES } from "./contract.js";
 
 /**
  * The values of the decodes in progress, by handle. Its prototype is null, so storing a value
  * never meets an inherited setter (Array.prototype[0] can have one).
  */
 export const V = Object.setPrototypeOf([], null);
-let failures = 0;
 const hold = (v) => ((V[V.length] = v), V.length - 1);
-const failed = () => {
-  failures++;
-};
 /** o[k] if it is o's own property, else undefined: one read, and an ownership check only when there is a value. */
 const own = (o, k, v = o[k]) => (v === undefined || Object.hasOwn(o, k) ? v : undefined);
+const { null: NULL, boolean: BOOLEAN, number: NUMBER, string: STRING, array: ARRAY, object: OBJECT, other: OTHER } = TYPE_CODES;
+/** `t`'s code of v, or `other` for what JSON cannot hold (Array.isArray throws for a revoked proxy). */
+const typeCode = (v, other, t = typeof v) =>
+  v === null ? NULL : t === "object" ? (Array.isArray(v) ? ARRAY : OBJECT) : t === "boolean" ? BOOLEAN : t === "number" ? NUMBER : t === "string" ? STRING : other;
+
+/** What a decode shares with the imports: `F`, the family being decoded (its symbols `S` and kinds `K`); `x`, how many reads failed. */
+export const state = { F: null, x: 0 };
 
 /**
- * The JSON type of V[h], by the codes generated from the decoder's `Type` (`TYPE_CODES`), or 0
- * for what JSON cannot hold.
- * Every non-null, non-array object is 6, a Date, a Map or a class instance included: it is read by
- * its own properties like any other, so without an own known `kind` it is UNKNOWN_KIND. (Telling
- * "plain" objects apart would take a prototype test, which values from another realm such as a
- * workflow's vm context fail, or a brand check per built-in; JSON never carries these anyway.)
+ * The names of the decoders' imports (module "a") as src/wasm.rs declares them, in the order of
+ * `host`: scripts/build-pkg.mjs renames each to its index here, so that one array serves every
+ * family's module (an array of functions is the cheapest import object a fresh context makes).
  */
-export function type(h) {
-  try {
-    return typeCode(V[h], 0);
-  } catch {
-    failed();
-    return 0;
-  }
-}
-
-const TYPES = { __proto__: null, boolean: T.boolean, number: T.number, string: T.string, object: T.object };
-/** `type`'s code of v, or `other` for what JSON cannot hold (Array.isArray throws for a revoked proxy). */
-const typeCode = (v, other) => (v === null ? T.null : typeof v === "object" && Array.isArray(v) ? T.array : (TYPES[typeof v] ?? other));
-
-/** A number's value, or NaN for anything else (the decoder asks the type only when it sees NaN). */
-export function num(h) {
-  const v = V[h];
-  return typeof v === "number" ? v : NaN;
-}
-
-/** The handle of V[obj]'s own property SYMBOLS[key], or -1 when it is undefined, inherited or reading it threw. */
-export function get(obj, key) {
-  const o = V[obj];
-  if (o === null || o === undefined) return -1;
-  try {
-    const v = own(o, SYMBOLS[key]);
-    return v === undefined ? -1 : hold(v);
-  } catch {
-    failed();
-    return -1;
-  }
-}
+export const NAMES = /* @__PURE__ */ "memory type num get fields project which len objects at copy object array array1 symbol number push set".split(" ");
 
 /**
- * The own properties of V[obj] that the kind KINDS[kind] keeps (its symbols after the first), read at once: held at
- * consecutive handles from `base`, answered as base × 2^24 plus 3 bits per field: 0 absent
- * (undefined, inherited, or reading it threw), 7 a value JSON cannot hold, else `type`'s code.
+ * len: the length of the array V[h]: a valid array length, or a counted failure. Past 2^20
+ * (1,048,576) the array's own keys must be able to back the length: a sparse array or a proxy
+ * can claim any length up to 2^32 − 1 at no cost, and the loops over it (here and in the
+ * declared-version checks) would then run, and hold handles, for billions of elements that
+ * are not there. So no loop over an array runs more than 2^20 times beyond what the array holds.
  */
-export function fields(obj, kind) {
-  const o = V[obj];
-  const keys = KINDS[kind];
-  const base = V.length;
-  let types = 0;
-  for (let i = 1; i < keys.length; i++) {
-    let v;
-    let t = 0;
-    try {
-      v = own(o, SYMBOLS[keys[i]]);
-      if (v !== undefined) t = typeCode(v, T.other);
-    } catch {
-      failed();
-      v = undefined;
-      t = 0;
-    }
-    V[base + i - 1] = v;
-    types |= t << (3 * (i - 1));
-  }
-  return base * 16777216 + types;
-}
-
-/**
- * A new object `{kind, …}` with the values held from `base` whose bit is set in `present`,
- * under the keys of KINDS[kind]: a decode's normalized output, in one call.
- */
-export function project(kind, base, present) {
-  const keys = KINDS[kind];
-  const out = { kind: SYMBOLS[keys[0]] };
-  for (let i = 0; present >>> i !== 0; i++) {
-    if (((present >>> i) & 1) === 0) continue;
-    const k = SYMBOLS[keys[i + 1]];
-    // Built here, on Object.prototype: only a key that prototype has can hit a setter.
-    if (k in Object.prototype) define(out, k, V[base + i]);
-    else out[k] = V[base + i];
-  }
-  return hold(out);
-}
-
-/** The symbol index of the string V[h], or -1. */
-export function which(h) {
-  const v = V[h];
-  // A native search of a few dozen interned strings: no Map to build in every fresh context.
-  return typeof v === "string" ? SYMBOLS.indexOf(v) : -1;
-}
-
-/**
- * The length of the array V[h]: a valid array length, or a counted failure. Past 2^20
- * (1,048,576) the array's own keys must be able to back the length: a sparse array or a proxy can
- * claim any length up to 2^32 − 1 at no cost, and the loops over it (here and in the
- * declared-version checks) would then run, and hold handles, for billions of elements that are
- * not there. So no loop over an array runs more than 2^20 times beyond what the array holds.
- */
-export function len(h) {
+const len = (h) => {
   try {
     const a = V[h];
     const n = a.length;
     if (n >>> 0 === n && (n <= 1 << 20 || Object.keys(a).length >= n)) return n;
   } catch {}
-  failed();
+  state.x++;
   return 0;
-}
+};
 
-/** The index of the first element of the array V[h] that is not an own non-null, non-array object, or -1. */
-export function objects(h) {
-  const n = len(h);
-  try {
-    const a = V[h];
-    for (let i = 0; i < n; i++) {
-      const x = own(a, i);
-      if (typeof x !== "object" || x === null || Array.isArray(x)) return i;
+/** The imports, by index (NAMES); the first is the memory of the instance being made. */
+export const host = [
+  null,
+  /**
+   * type: the JSON type of V[h] (its `TYPE_CODES` code), or 0 for what JSON cannot hold. Every non-null, non-array object is 6, a Date, a Map or a class instance
+   * included: it is read by its own properties like any other, so without an own known `kind`
+   * it is UNKNOWN_KIND. (Telling "plain" objects apart would take a prototype test, which values
+   * from another realm such as a workflow's vm context fail, or a brand check per built-in; JSON
+   * never carries these anyway.)
+   */
+  (h) => {
+    try {
+      return typeCode(V[h], 0);
+    } catch {
+      state.x++;
+      return 0;
     }
-    return -1;
-  } catch {
-    failed();
-    return 0;
-  }
-}
-
-/** The handle of the own element V[arr][i] (undefined for a hole, or when reading it threw). */
-export function at(arr, i) {
-  try {
-    return hold(own(V[arr], i));
-  } catch {
-    failed();
-    return hold(undefined);
-  }
-}
-
-/**
- * A shallow copy of V[h] (its own enumerable string-keyed properties, each read once), or {} if
- * copying threw. Each key is assigned to a fresh literal (defined where Object.prototype has the
- * key, so that an own "__proto__" key stays a key and no inherited setter runs): a spread copy
- * would be as correct, but V8 makes adding a key to a spread copy (the `version` a step sets) cost
- * several times the copy itself.
- */
-export function copy(h) {
-  try {
-    const src = V[h];
-    const out = {};
-    for (const k of Object.keys(src)) {
-      if (k in Object.prototype) define(out, k, src[k]);
-      else out[k] = src[k];
+  },
+  /** num: a number's value, or NaN for anything else (the decoder asks the type only when it sees NaN). */
+  (h) => {
+    const v = V[h];
+    return typeof v === "number" ? v : NaN;
+  },
+  /** get: the handle of V[obj]'s own property F.S[key], or -1 when it is undefined, inherited or reading it threw. */
+  (obj, key) => {
+    const o = V[obj];
+    if (o === null || o === undefined) return -1;
+    try {
+      const v = own(o, state.F.S[key]);
+      return v === undefined ? -1 : hold(v);
+    } catch {
+      state.x++;
+      return -1;
+    }
+  },
+  /**
+   * fields: the own properties of V[obj] that the kind F.K[kind] keeps (its symbols after the
+   * first), read at once: held at consecutive handles from `base`, answered as base × 2^24 plus
+   * 3 bits per field: 0 absent (undefined, inherited, or reading it threw), 7 a value JSON cannot
+   * hold, else `t`'s code.
+   */
+  (obj, kind) => {
+    const o = V[obj];
+    const { S, K } = state.F;
+    const keys = K[kind];
+    const base = V.length;
+    let types = 0;
+    for (let i = 1; i < keys.length; i++) {
+      let v;
+      let t = 0;
+      try {
+        v = own(o, S[keys[i]]);
+        if (v !== undefined) t = typeCode(v, OTHER);
+      } catch {
+        state.x++;
+        v = undefined;
+        t = 0;
+      }
+      V[base + i - 1] = v;
+      types |= t << (3 * (i - 1));
+    }
+    return base * 16777216 + types;
+  },
+  /**
+   * project: a new object `{kind, …}` with the values held from `base` whose bit is set in
+   * `present`, under the keys of F.K[kind]: a decode's normalized output, in one call.
+   */
+  (kind, base, present) => {
+    const { S, K } = state.F;
+    const keys = K[kind];
+    const out = { kind: S[keys[0]] };
+    for (let i = 0; present >>> i !== 0; i++) {
+      if (((present >>> i) & 1) === 0) continue;
+      const k = S[keys[i + 1]];
+      // Built here, on Object.prototype: only a key that prototype has can hit a setter.
+      if (k in Object.prototype) define(out, k, V[base + i]);
+      else out[k] = V[base + i];
     }
     return hold(out);
-  } catch {
-    failed();
+  },
+  /** which: the symbol index of the string V[h], or -1. */
+  (h) => {
+    const v = V[h];
+    // A native search of a few dozen interned strings: no Map to build in every fresh context.
+    return typeof v === "string" ? state.F.S.indexOf(v) : -1;
+  },
+  len,
+  /** objects: the index of the first element of the array V[h] that is not an own non-null, non-array object, or -1. */
+  (h) => {
+    const n = len(h);
+    try {
+      const a = V[h];
+      for (let i = 0; i < n; i++) {
+        const x = own(a, i);
+        if (typeof x !== "object" || x === null || Array.isArray(x)) return i;
+      }
+      return -1;
+    } catch {
+      state.x++;
+      return 0;
+    }
+  },
+  /** at: the handle of the own element V[arr][i] (undefined for a hole, or when reading it threw). */
+  (arr, i) => {
+    try {
+      return hold(own(V[arr], i));
+    } catch {
+      state.x++;
+      return hold(undefined);
+    }
+  },
+  /**
+   * copy: a shallow copy of V[h] (its own enumerable string-keyed properties, each read once), or
+   * {} if copying threw. Each key is assigned to a fresh literal (defined where Object.prototype
+   * has the key, so that an own "__proto__" key stays a key and no inherited setter runs): a
+   * spread copy would be as correct, but V8 makes adding a key to a spread copy (the `version` a
+   * step sets) cost several times the copy itself.
+   */
+  (h) => {
+    try {
+      const src = V[h];
+      const out = {};
+      for (const k of Object.keys(src)) {
+        if (k in Object.prototype) define(out, k, src[k]);
+        else out[k] = src[k];
+      }
+      return hold(out);
+    } catch {
+      state.x++;
+      return hold({});
+    }
+  },
+  /** object */
+  () => {
     return hold({});
-  }
-}
+  },
+  /** array */
+  () => {
+    return hold([]);
+  },
+  /** array1 */
+  (h) => {
+    return hold([V[h]]);
+  },
+  /** symbol */
+  (key) => {
+    return hold(state.F.S[key]);
+  },
+  /** number */
+  (n) => {
+    return hold(n);
+  },
+  /** push */
+  (arr, h) => {
+    const a = V[arr];
+    define(a, a.length, V[h]);
+  },
+  /** set */
+  (obj, key, h) => {
+    const k = state.F.S[key];
+    // The object was built here, on Object.prototype: only a key that prototype has can hit a setter.
+    if (k in Object.prototype) define(V[obj], k, V[h]);
+    else V[obj][k] = V[h];
+  },
+];
 
-export const object = () => hold({});
-export const array = () => hold([]);
-export const array1 = (h) => hold([V[h]]);
-export const symbol = (key) => hold(SYMBOLS[key]);
-export const number = (n) => hold(n);
-export function push(arr, h) {
-  const a = V[arr];
-  define(a, a.length, V[h]);
-}
-export function set(obj, key, h) {
-  const k = SYMBOLS[key];
-  // The object was built here, on Object.prototype: only a key that prototype has can hit a setter.
-  if (k in Object.prototype) define(V[obj], k, V[h]);
-  else V[obj][k] = V[h];
-}
-
-/** The failure count, to compare after a decode. */
-export const mark = () => failures;
-/** Whether a read failed since `m`; restores the count so a nested decode cannot leak. */
-export function settle(m) {
-  const failed = failures !== m;
-  failures = m;
-  return failed;
-}
+/** The import object of every decoder module and of the unpacker (js/unpack.wat imports "a" "0", the memory). */
+export const IMPORTS = { a: host };

@@ -1,11 +1,11 @@
 // The session inbox decoder's API, shared by its two entries: `hookwire` (js/entry.js, the wasm
 // inlined) and `hookwire/module` (js/module.js, a precompiled module given to `init`).
-import { CAPABILITY_KEY, WIRE_VERSION } from "hookwire:contract";
-import { decoder, memoryStats } from "./decoder.js";
-import { standard } from "./standard-schema.js";
+import { CAPABILITY_KEY, DETAILS, FAMILY, KINDS, SYMBOLS, WIRE_VERSION } from "./contract.js";
+import { family } from "./decoder.js";
+import { validate } from "./standard-schema.js";
 import { WireError } from "./wire-error.js";
 
-export { memoryStats, WireError, WIRE_VERSION };
+export { WireError, WIRE_VERSION };
 export const HOOK_METADATA_KEY = CAPABILITY_KEY;
 
 /**
@@ -20,6 +20,11 @@ export class SessionInboxWireError extends WireError {
 }
 Object.defineProperty(SessionInboxWireError.prototype, "name", { value: "SessionInboxWireError", writable: true, configurable: true });
 
+/** The family as the decoder core takes it; `X` names its module's decode export. */
+export const SESSION_INBOX = { FAMILY, WIRE_VERSION, S: SYMBOLS, K: KINDS, DETAILS, X: "s" };
+/** The decoder, started by the entry (js/entry.js or js/module.js). */
+export const session = family(SESSION_INBOX, SessionInboxWireError);
+
 /** The metadata a consumer stamps on createHook. */
 export function hookMetadata() {
   return { [HOOK_METADATA_KEY]: WIRE_VERSION };
@@ -29,7 +34,21 @@ export function hookMetadata() {
  * Decode a session inbox value of any version: a fresh normalized object whose opaque subtrees
  * are the input's own references. Throws SessionInboxWireError, and nothing else.
  */
-export const decode = decoder(SessionInboxWireError);
+export const decode = session.decode;
+
+/**
+ * The decoder's own resources: wasm linear memory bytes, table slots and the value handles held
+ * between decodes (always 0).
+ */
+export const memoryStats = session.memoryStats;
 
 /** The same decoder as a Standard Schema v1 (`validate`: `{ value }` or `{ issues }`). */
-export const standardSchema = standard(decode);
+export const standardSchema = {
+  "~standard": {
+    version: 1,
+    vendor: "hookwire",
+    validate(value) {
+      return validate(decode, value);
+    },
+  },
+};

@@ -4,20 +4,18 @@
 // error's code and message, and its JSON pointer as a path of keys and array indexes.
 import { WireError } from "./wire-error.js";
 
-/** The Standard Schema of `decode` (a HookwireStartError, not an issue, still throws). */
-export const standard = (decode) => ({
-  "~standard": {
-    version: 1,
-    vendor: "hookwire",
-    validate(value) {
-      try {
-        return { value: decode(value) };
-      } catch (e) {
-        if (!(e instanceof WireError)) throw e;
-        // A decode error's pointer is `/<key>` or `/<key>/<index>`, its key never escaped.
-        const path = e.path?.slice(1).split("/").map((s, i) => (i ? +s : s));
-        return { issues: [{ message: `${e.code}: ${e.message}`, path }] };
-      }
-    },
-  },
-});
+/**
+ * `validate(value)` of the Standard Schema of `decode` (a HookwireStartError, not an issue,
+ * still throws). Each family's `standardSchema` is an object literal calling it, so a bundle
+ * whose code never reads `standardSchema` leaves both out.
+ */
+export function validate(decode, value) {
+  try {
+    return { value: decode(value) };
+  } catch (e) {
+    if (!(e instanceof WireError)) throw e;
+    // A decode error's pointer is `/<key>` or `/<key>/<index>`, its key never escaped.
+    const path = e.path?.slice(1).split("/").map((s, i) => (i ? +s : s));
+    return { issues: [{ message: `${e.code}: ${e.message}`, path }] };
+  }
+}

@@ -1,15 +1,28 @@
 ;; The decoder entries' unpacker: turns the module's inlined text into its bytes in this module's
-;; own memory, so no per-character loop runs in JS (a fresh workflow context would interpret it).
-;; The text is base 85 over the characters '#' (35) to 'x' (120) without '\' (92): five
-;; characters per little-endian 32-bit word, nothing a JS string literal has to escape.
-;; `d(n)` reads n characters (a multiple of 5) from address 0 and writes the words from address 0:
-;; each word lands behind the characters still to read, so one buffer serves both. The memory is
-;; the decoder's own (imported), which its first instance then takes over: one allocation.
-;; Assembled by scripts/build-pkg.mjs (binaryen) and inlined as a byte array.
+;; memory, so no per-character loop runs in JS (a fresh workflow context would interpret it).
+;; The memory is the decoder's own (imported), which its first instance then takes over.
+;; Assembled by scripts/build-pkg.mjs (binaryen), which also writes the text:
+;;
+;; 1. Base 85 over the characters '(' (40) to '~' (126) without '\' (92) and '`' (96): five
+;;    characters per little-endian 32-bit word, nothing a JS string literal, a template literal
+;;    or a bundler that embeds a bundle in one (`\`, `` ` ``, `$`) has to escape. The text lies
+;;    at address 0 and each word lands behind the characters still to read, so one buffer
+;;    serves both.
+;; 2. LZ77 sequences over those bytes: a token (high nibble: the count of literal bytes that
+;;    follow, low nibble: the match length - 3; 15 in either continues in further bytes, each
+;;    added, until one is not 255), the literal bytes, then, unless the output is complete, the
+;;    match's distance back (one byte below 128, else two: the low 7 bits with the high bit set,
+;;    then the rest). The bytes are written from `$out` (past the text) to `$end`. Copies move 8
+;;    bytes at a time where they can (a match at least 8 back, and literals, which lie before the
+;;    output): what they write past a sequence's end is written again by the next one, and at
+;;    most 7 bytes past `$end` (scripts/build-pkg.mjs keeps them below the stack's top). Every
+;;    fresh context runs this once, as baseline code (it never tiers up): fewer iterations are
+;;    what make it fast.
 (module
-  (import "a" "m" (memory 1))
-  (func (export "d") (param $n i32)
-    (local $i i32) (local $o i32) (local $word i32) (local $c i32) (local $k i32)
+  (import "a" "0" (memory 1))
+  (func (export "d") (param $n i32) (param $out i32) (param $end i32)
+    (local $i i32) (local $o i32) (local $word i32) (local $c i32) (local $k i32) (local $t i32) (local $b i32) (local $s i32)
+    ;; 1. Base 85, in place.
     (block $done
       (loop $group
         (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
@@ -20,9 +33,64 @@
           (local.set $word
             (i32.add
               (i32.mul (local.get $word) (i32.const 85))
-              (i32.sub (i32.sub (local.get $c) (i32.const 35)) (i32.gt_u (local.get $c) (i32.const 92)))))
+              (i32.sub
+                (i32.sub (i32.sub (local.get $c) (i32.const 40)) (i32.gt_u (local.get $c) (i32.const 92)))
+                (i32.gt_u (local.get $c) (i32.const 96)))))
           (local.set $i (i32.add (local.get $i) (i32.const 1)))
           (br_if $digit (local.tee $k (i32.sub (local.get $k) (i32.const 1)))))
         (i32.store align=1 (local.get $o) (local.get $word))
         (local.set $o (i32.add (local.get $o) (i32.const 4)))
-        (br $group)))))
+        (br $group)))
+    ;; 2. LZ77, from address 0 to $out.
+    (local.set $i (i32.const 0))
+    (loop $sequence
+      (local.set $t (i32.load8_u (local.get $i)))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (local.set $k (i32.shr_u (local.get $t) (i32.const 4)))
+      (if (i32.eq (local.get $k) (i32.const 15))
+        (then (loop $more
+          (local.set $k (i32.add (local.get $k) (local.tee $b (i32.load8_u (local.get $i)))))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (br_if $more (i32.eq (local.get $b) (i32.const 255))))))
+      ;; The literals.
+      (local.set $s (local.get $i))
+      (local.set $o (local.get $out))
+      (local.set $out (i32.add (local.get $out) (local.get $k)))
+      (local.set $i (i32.add (local.get $i) (local.get $k)))
+      (block $lit (loop $l8
+        (br_if $lit (i32.ge_s (local.get $o) (local.get $out)))
+        (i64.store align=1 (local.get $o) (i64.load align=1 (local.get $s)))
+        (local.set $o (i32.add (local.get $o) (i32.const 8)))
+        (local.set $s (i32.add (local.get $s) (i32.const 8)))
+        (br $l8)))
+      (if (i32.lt_u (local.get $out) (local.get $end))
+        (then
+          ;; The match: its distance, then its length; one that overlaps what it writes (less
+          ;; than 8 back) a byte at a time.
+          (local.set $c (i32.load8_u (local.get $i)))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (if (i32.ge_u (local.get $c) (i32.const 128))
+            (then
+              (local.set $c (i32.or (i32.and (local.get $c) (i32.const 127)) (i32.shl (i32.load8_u (local.get $i)) (i32.const 7))))
+              (local.set $i (i32.add (local.get $i) (i32.const 1)))))
+          (local.set $k (i32.and (local.get $t) (i32.const 15)))
+          (if (i32.eq (local.get $k) (i32.const 15))
+            (then (loop $more2
+              (local.set $k (i32.add (local.get $k) (local.tee $b (i32.load8_u (local.get $i)))))
+              (local.set $i (i32.add (local.get $i) (i32.const 1)))
+              (br_if $more2 (i32.eq (local.get $b) (i32.const 255))))))
+          (local.set $o (local.get $out))
+          (local.set $out (i32.add (i32.add (local.get $out) (local.get $k)) (i32.const 3)))
+          (local.set $s (i32.sub (local.get $o) (local.get $c)))
+          (if (i32.ge_u (local.get $c) (i32.const 8))
+            (then (loop $m8
+              (i64.store align=1 (local.get $o) (i64.load align=1 (local.get $s)))
+              (local.set $o (i32.add (local.get $o) (i32.const 8)))
+              (local.set $s (i32.add (local.get $s) (i32.const 8)))
+              (br_if $m8 (i32.lt_s (local.get $o) (local.get $out)))))
+            (else (loop $m1
+              (i32.store8 (local.get $o) (i32.load8_u (local.get $s)))
+              (local.set $o (i32.add (local.get $o) (i32.const 1)))
+              (local.set $s (i32.add (local.get $s) (i32.const 1)))
+              (br_if $m1 (i32.lt_s (local.get $o) (local.get $out))))))
+          (br $sequence))))))

@@ -1,16 +1,18 @@
 // Build pkg/. Three wasm modules from the workspace's wasm crates, each compiled by wasm-pack and shrunk by
 // binaryen's wasm-opt (a names-kept copy goes to target/wasm/ for twiggy), then inlined by esbuild
-// into a CommonJS entry that instantiates synchronously (the decoders as base-85 text that a
-// 100-byte module, js/unpack.wat, turns back into bytes; the encoder as base64):
-//   hookwire.cjs  the no_std decoder (feature `wasm`), the workflow-safe main entry;
-//   turn-control.cjs  the turn-control decoder (feature `wasm-turn-control`);
+// into entries that instantiate synchronously (the decoders as LZ77-compressed base-85 text that a
+// 448-byte module, js/unpack.wat, turns back into bytes; the encoder as base64):
+//   hookwire.cjs  the no_std decoder (feature `wasm`), the workflow-safe main entry, self-contained;
+//   turn-control.cjs  the turn-control decoder (feature `wasm-turn-control`), self-contained;
+//   hookwire.mjs, turn-control.mjs  the same two for bundlers, ES modules over one shared core
+//                 (hookwire-core.mjs);
 //   module.{mjs,cjs}, turn-control-module.{mjs,cjs}  the same decoders without the inlined wasm,
 //                 `init(module)` taking hookwire_bg.wasm / turn-control_bg.wasm precompiled;
 //   encoder.cjs   the encoder and negotiation (feature `wasm-encoder`), for server and step code.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = join(root, "pkg");
@@ -27,7 +29,7 @@ export const WASM_FEATURES = [
   "--enable-multivalue",
 ];
 
-/** Base 85 over '#'..'x' without '\\' (js/unpack.wat reads it): 5 characters per little-endian word. */
+/** Base 85 over '('..'~' without '\\' and '`' (js/unpack.wat reads it): 5 characters per little-endian word. */
 function base85(bytes) {
   const padded = new Uint8Array(Math.ceil(bytes.length / 4) * 4);
   padded.set(bytes);
@@ -40,14 +42,83 @@ function base85(bytes) {
       digits.unshift(word % 85);
       word = Math.floor(word / 85);
     }
-    for (const d of digits) text += String.fromCharCode(d < 57 ? 35 + d : 36 + d);
+    for (const d of digits) text += String.fromCharCode(40 + d + (d >= 52) + (d >= 55));
   }
   return text;
+}
+
+/** LZ77 sequences for js/unpack.wat (format there), optimally parsed: the fewest bytes. */
+function lz(data) {
+  const n = data.length;
+  const extra = (x) => (x < 15 ? 0 : 1 + Math.floor((x - 15) / 255));
+  // The longest match at p within 127 bytes back (1-byte distance) and within 32767 (2 bytes).
+  const near = new Int32Array(n), far = new Int32Array(n), nearOff = new Int32Array(n), farOff = new Int32Array(n);
+  for (let p = 0; p < n; p++) {
+    for (let j = p - 1; j >= Math.max(0, p - 32767); j--) {
+      let l = 0;
+      while (p + l < n && l < 4096 && data[j + l] === data[p + l]) l++;
+      if (p - j < 128 && l > near[p]) (near[p] = l), (nearOff[p] = p - j);
+      if (l > far[p]) (far[p] = l), (farOff[p] = p - j);
+    }
+  }
+  // S[i]: the fewest bytes from i when a sequence starts there; M[p]: the fewest from p when a
+  // match starts there (its distance and length bytes, then S after it).
+  const S = new Float64Array(n + 1), M = new Float64Array(n + 1).fill(Infinity);
+  const mChoice = new Int32Array(n + 1), sChoice = new Int32Array(n + 1);
+  S[n] = 1;
+  sChoice[n] = -1;
+  for (let i = n - 1; i >= 0; i--) {
+    for (let L = 3; L <= far[i]; L++) {
+      const c = (L <= near[i] ? 1 : 2) + extra(L - 3) + S[i + L];
+      if (c < M[i]) (M[i] = c), (mChoice[i] = L);
+    }
+    let best = 1 + extra(n - i) + (n - i);
+    let choice = -1; // literals to the end
+    for (let k = 0; i + k < n; k++) {
+      const c = 1 + extra(k) + k + M[i + k];
+      if (c < best) (best = c), (choice = k);
+    }
+    S[i] = best;
+    sChoice[i] = choice;
+  }
+  const out = [];
+  const len = (x) => {
+    if (x < 15) return;
+    x -= 15;
+    while (x >= 255) (out.push(255), (x -= 255));
+    out.push(x);
+  };
+  let i = 0;
+  for (;;) {
+    const k = sChoice[i];
+    if (k < 0) {
+      const rest = n - i;
+      out.push(Math.min(rest, 15) << 4);
+      len(rest);
+      for (let q = i; q < n; q++) out.push(data[q]);
+      break;
+    }
+    const p = i + k, L = mChoice[p], off = L <= near[p] ? nearOff[p] : farOff[p];
+    out.push((Math.min(k, 15) << 4) | Math.min(L - 3, 15));
+    len(k);
+    for (let q = i; q < p; q++) out.push(data[q]);
+    if (off < 128) out.push(off);
+    else out.push((off & 127) | 128, off >> 7);
+    len(L - 3);
+    i = p + L;
+    if (i === n) {
+      out.push(0);
+      break;
+    }
+  }
+  if (out.length !== S[0]) throw new Error(`lz: ${out.length} bytes written, ${S[0]} planned`);
+  return Uint8Array.from(out);
 }
 
 /** js/unpack.wat, assembled and optimized for size. */
 function unpacker(binaryen) {
   const m = binaryen.parseText(readFileSync(join(root, "js", "unpack.wat"), "utf8"));
+  m.setFeatures(binaryen.Features.BulkMemory | binaryen.Features.BulkMemoryOpt | binaryen.Features.MutableGlobals);
   binaryen.setOptimizeLevel(2);
   binaryen.setShrinkLevel(2);
   m.optimize();
@@ -59,11 +130,112 @@ function unpacker(binaryen) {
 const binaryen = (await import("binaryen")).default;
 const UNPACK = unpacker(binaryen);
 
-/** Exports wasm-bindgen adds that no JS of the package calls: left out of the name map. */
-const UNUSED_EXPORTS = new Set(["__abort_handler", "__instance_terminated"]);
+/**
+ * The decoders' import and export names. wasm-bindgen names an import after its Rust function
+ * (src/wasm.rs) and the memory `memory`; every decoder module imports them by their index in
+ * js/host.js's NAMES (the order of its import array), so one array serves both families, and
+ * exports the names below (the decode export is named after the family: js/init.js tells the
+ * modules apart by it).
+ */
+const { NAMES } = await import(pathToFileURL(join(root, "js", "host.js")).href);
+const IMPORT_NAMES = Object.fromEntries(NAMES.map((n, i) => [n, String(i)]));
+const EXPORT_NAMES = { error_code: "c", error_version: "v", error_detail: "e", error_index: "i" };
+/**
+ * Exports of wasm-bindgen's that no decoder JS calls: left out of the decoders, and with them
+ * what only they reach (the start function, the externref table it fills). The encoder keeps its
+ * start function and table; it leaves out the last two.
+ */
+const UNUSED_EXPORTS = new Set(["__wbindgen_start", "__wbindgen_externrefs", "__abort_handler", "__instance_terminated"]);
 
-/** wasm-pack + wasm-opt for one feature set; returns the inline module's path and the wasm bytes. */
-function compile(name, crate, feature, outDir, env = {}) {
+/** A LEB128 reader and writer, and a name, for the import and export sections rewritten below. */
+const uleb = (n) => {
+  const out = [];
+  do {
+    let b = n & 127;
+    n >>>= 7;
+    if (n) b |= 128;
+    out.push(b);
+  } while (n);
+  return out;
+};
+function reader(bytes, at) {
+  const r = {
+    at,
+    u() {
+      let v = 0, shift = 0, b;
+      do (b = bytes[r.at++]), (v |= (b & 127) << shift), (shift += 7);
+      while (b & 128);
+      return v >>> 0;
+    },
+    name() {
+      const n = r.u();
+      return new TextDecoder().decode(bytes.subarray(r.at, (r.at += n)));
+    },
+  };
+  return r;
+}
+const name = (s) => [...uleb(Buffer.byteLength(s)), ...Buffer.from(s)];
+
+/**
+ * The decoder module as wasm-bindgen wrote it, renamed: every import in module "a" under its
+ * short name (IMPORT_NAMES), the exports under theirs, wasm-bindgen's unused exports dropped.
+ * Answers the bytes and the memory's minimum pages.
+ */
+function rename(bytes, decodeName) {
+  const out = [...bytes.subarray(0, 8)];
+  let pages = null;
+  for (let at = 8; at < bytes.length; ) {
+    const id = bytes[at];
+    const r = reader(bytes, at + 1);
+    const size = r.u();
+    const end = r.at + size;
+    let body = null;
+    if (id === 2) {
+      body = [];
+      const count = r.u();
+      body.push(...uleb(count));
+      for (let i = 0; i < count; i++) {
+        r.name();
+        const field = r.name();
+        const kind = bytes[r.at];
+        const descStart = r.at;
+        r.at++;
+        if (kind === 0) r.u();
+        else if (kind === 2) {
+          const flags = r.u();
+          pages = r.u();
+          if (flags & 1) r.u();
+        } else throw new Error(`unexpected import kind ${kind} (${field})`);
+        const short = IMPORT_NAMES[field] ?? (field.startsWith("__wbindgen_") ? `_${field}` : undefined);
+        if (!short) throw new Error(`no import named ${field} in js/host.js (NAMES)`);
+        body.push(...name("a"), ...name(short), ...bytes.subarray(descStart, r.at));
+      }
+    } else if (id === 7) {
+      const entries = [];
+      let kept = 0;
+      const count = r.u();
+      for (let i = 0; i < count; i++) {
+        const field = r.name();
+        const descStart = r.at;
+        r.at++;
+        r.u();
+        if (UNUSED_EXPORTS.has(field)) continue;
+        const short = field === "decode" ? decodeName : EXPORT_NAMES[field];
+        if (!short) throw new Error(`no short name for the export ${field} (scripts/build-pkg.mjs, EXPORT_NAMES)`);
+        entries.push(...name(short), ...bytes.subarray(descStart, r.at));
+        kept++;
+      }
+      body = [...uleb(kept), ...entries];
+    }
+    if (body === null) out.push(...bytes.subarray(at, end));
+    else out.push(id, ...uleb(body.length), ...body);
+    at = end;
+  }
+  return { bytes: Uint8Array.from(out), pages };
+}
+
+/** wasm-pack + wasm-opt for one feature set; answers the shipped bytes, the names-kept copy's path and the memory's pages. */
+function compile(name, crate, feature, outDir, env = {}, decodeName = null) {
   // An imported memory is one only this package makes (zero-filled, with the inline text unpacked
   // below the stack's top, where no data segment lies): wasm-opt may then drop the zeros of the
   // data segments as it does for a memory of the module's own.
@@ -75,61 +247,101 @@ function compile(name, crate, feature, outDir, env = {}) {
   const out = join(root, outDir);
   const named = join(work, `${name}.names.wasm`);
   const shipped = join(work, `${name}.wasm`);
-  run(bin("wasm-opt"), [join(out, "hookwire_bg.wasm"), "-Oz", ...WASM_FEATURES, ...zeroFilled, "-g", "-o", named]);
-  // The shipped module: stripped, and its import/export names minified (they would otherwise be
-  // paid twice, in the wasm and in the glue); the JS side gets the name map below.
+  let input = join(out, "hookwire_bg.wasm");
+  let pages = null;
+  if (decodeName) {
+    const renamed = rename(readFileSync(input), decodeName);
+    pages = renamed.pages;
+    input = join(work, `${name}.renamed.wasm`);
+    writeFileSync(input, renamed.bytes);
+  }
+  run(bin("wasm-opt"), [input, "-Oz", ...WASM_FEATURES, ...zeroFilled, "-g", "-o", named]);
+  const strip = ["-Oz", ...WASM_FEATURES, ...zeroFilled, "--strip-debug", "--strip-producers", "--strip-target-features"];
+  if (decodeName) {
+    run(bin("wasm-opt"), [named, ...strip, "-o", shipped]);
+    return { bytes: readFileSync(shipped), named, pages };
+  }
+  // The encoder: wasm-bindgen's glue, its import and export names minified by wasm-opt (they
+  // would otherwise be paid twice, in the wasm and in the glue), the name map given to the JS side.
   const map = JSON.parse(
-    execFileSync(bin("wasm-opt"), [
-      named, "-Oz", ...WASM_FEATURES, ...zeroFilled, "--strip-debug", "--strip-producers", "--strip-target-features",
-      "--minify-imports-and-exports-and-modules", "-o", shipped,
-    ], { cwd: root, encoding: "utf8" }),
+    execFileSync(bin("wasm-opt"), [named, ...strip, "--minify-imports-and-exports-and-modules", "-o", shipped], { cwd: root, encoding: "utf8" }),
   );
   const bytes = readFileSync(shipped);
   const glue = join(work, `${name}.glue.js`);
   copyFileSync(join(out, "hookwire_bg.js"), glue);
-  // Each import comes from the wasm-bindgen glue or straight from js/host.js (wasm-bindgen imports
-  // a function directly when it needs no shim); all of them get their minified names.
-  const sources = { "./hookwire_bg.js": "hookwire:glue", "hookwire:host": "hookwire:host" };
   const lines = [];
   const fields = [];
-  // A decoder imports its memory (made by the glue): the inline text is unpacked in it, and a
-  // re-instantiation swaps in a fresh one under MEMORY_KEY.
-  let memory = "export const MEMORY = null;\nexport const MEMORY_KEY = null;";
   map.imports.forEach(([module, field, short], i) => {
-    if (!sources[module]) throw new Error(`unexpected wasm import module ${module}`);
-    lines.push(`import { ${field} as i${i} } from "${sources[module]}";`);
+    if (module !== "./hookwire_bg.js") throw new Error(`unexpected wasm import module ${module}`);
+    lines.push(`import { ${field} as i${i} } from "hookwire:glue";`);
     fields.push(`${short}: i${i}`);
-    if (field === "memory") memory = `export const MEMORY = i${i};\nexport const MEMORY_KEY = ${JSON.stringify(short)};`;
   });
-  lines.push(memory);
-  // The inline text is unpacked at address 0 of the decoder's memory, below its 64 KiB stack's
-  // top and the data segments above it (js/inline.js relies on it).
-  if (zeroFilled.length && base85(bytes).length > 65536) throw new Error(`${name}: the inline text no longer fits below the stack's top`);
+  const used = map.exports.filter(([field]) => !UNUSED_EXPORTS.has(field) || field === "__wbindgen_start" || field === "__wbindgen_externrefs");
   const inline = join(work, `${name}.inline.js`);
   writeFileSync(
     inline,
     lines.join("\n") +
       `\nexport const WASM_BASE64 = ${JSON.stringify(bytes.toString("base64"))};\n` +
-      `export const WASM_TEXT = ${JSON.stringify(base85(bytes))};\n` +
-      `export const WASM_LENGTH = ${bytes.length};\n` +
-      `export const UNPACK = [${Array.from(UNPACK).join(",")}];\n` +
       `export const IMPORTS = { a: { ${fields.join(", ")} } };\n` +
-      `export const exportsOf = (e) => ({ ${map.exports.filter(([field]) => !UNUSED_EXPORTS.has(field)).map(([field, short]) => `${field}: e.${short}`).join(", ")} });\n` +
-      // What a precompiled module must export to be this entry's (js/init.js checks it).
-      `export const EXPORT_NAMES = ${JSON.stringify(map.exports.filter(([field]) => !UNUSED_EXPORTS.has(field)).map(([, short]) => short))};\n`,
+      `export const exportsOf = (e) => ({ ${used.map(([field, short]) => `${field}: e.${short}`).join(", ")} });\n`,
   );
-  return { inline, glue, bytes };
+  return { bytes, named, inline, glue };
 }
 
 rmSync(pkg, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 const esbuild = await import("esbuild");
-const aliases = (m, contract = "contract.js") => ({
-  "hookwire:glue": m.glue,
-  "hookwire:wasm": m.inline,
-  "hookwire:host": join(root, "js", "host.js"),
-  "hookwire:contract": join(root, "js", contract),
-});
+const aliases = {
+  "hookwire:unpack": join(work, "unpack.js"),
+  "hookwire:session-inbox-wasm": join(work, "hookwire.inline.js"),
+  "hookwire:turn-control-wasm": join(work, "turn-control.inline.js"),
+  "hookwire:codes": join(work, "codes.js"),
+};
+
+/**
+ * A generated table as compact JS: an array of strings as one string split on a character none
+ * of them holds, any other array or object as JSON text the engine parses, a number or string as
+ * itself. A
+ * bundler that re-prints the code (a workflow bundler does, one element a line) then prints each
+ * table on one line.
+ */
+function packed(value) {
+  if (Array.isArray(value) && value.length && value.every((v) => typeof v === "string")) {
+    const sep = [" ", "|", ";", "~"].find((c) => value.every((v) => !v.includes(c)));
+    if (sep) return `/* @__PURE__ */ ${JSON.stringify(value.join(sep))}.split(${JSON.stringify(sep)})`;
+  }
+  if (typeof value === "object" && value !== null) return `/* @__PURE__ */ JSON.parse(${JSON.stringify(JSON.stringify(value))})`;
+  return JSON.stringify(value);
+}
+/**
+ * The tables only an error needs (the codes, the message templates, a family's details) stay
+ * text until the first error parses them (js/decoder.js): the codes and details joined with "|",
+ * the templates too, each at its code's index.
+ */
+const LAZY = {
+  CODES: (v) => JSON.stringify(joined(v, "|")),
+  DETAILS: (v) => JSON.stringify(joined(v, "|")),
+  MESSAGES: (v, all) => JSON.stringify(joined(all.CODES.map((c) => v[c] ?? ""), "|")),
+};
+const joined = (values, sep) => {
+  if (values.some((v) => v.includes(sep))) throw new Error(`a table entry holds "${sep}"`);
+  return values.join(sep);
+};
+const packedModule = (values) => Object.entries(values).map(([k, v]) => `export const ${k} = ${(LAZY[k] ?? packed)(v, values)};\n`).join("");
+const contracts = {};
+for (const file of ["contract.js", "turn-control-contract.js"]) {
+  contracts[file] = { ...(await import(pathToFileURL(join(root, "js", file)).href)) };
+}
+/** The generated contract tables (js/contract.js, js/turn-control-contract.js), packed. */
+const packTables = {
+  name: "packed-tables",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]js[\\/](turn-control-)?contract\.js$/ }, (args) => ({
+      contents: packedModule(contracts[args.path.split(/[\\/]/).pop()]),
+      loader: "js",
+    }));
+  },
+};
 
 const VLQ = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const vlq = (n) => {
@@ -150,6 +362,13 @@ const vlq = (n) => {
  * bundle: this keeps a fifth of its segments, and a stack trace still names the right line.
  */
 function lineGranular(map) {
+  // Generated sources (target/wasm/: the inline text, the unpacker's bytes, the codes; the
+  // contract tables, packed) are data: nothing of them is worth a stack trace, so the map names
+  // only the hand-written js/ files.
+  const keep = map.sources.map((s) => !/^hookwire:(generated\/|js\/(turn-control-)?contract\.js$)/.test(s));
+  const index = [];
+  let kept = 0;
+  keep.forEach((k, i) => k && (index[i] = kept++));
   const lines = [];
   let [src, line, col] = [0, 0, 0];
   let [outSrc, outLine, outCol] = [0, 0, 0];
@@ -168,15 +387,16 @@ function lineGranular(map) {
       gen += f[0];
       if (f.length < 4) continue;
       [src, line, col] = [src + f[1], line + f[2], col + f[3]];
+      if (!keep[src]) continue;
       const key = `${src}:${line}`;
       if (key === last) continue;
       last = key;
-      kept.push(vlq(gen - outGen) + vlq(src - outSrc) + vlq(line - outLine) + vlq(col - outCol));
-      [outGen, outSrc, outLine, outCol] = [gen, src, line, col];
+      kept.push(vlq(gen - outGen) + vlq(index[src] - outSrc) + vlq(line - outLine) + vlq(col - outCol));
+      [outGen, outSrc, outLine, outCol] = [gen, index[src], line, col];
     }
     lines.push(kept.join(","));
   }
-  return { mappings: lines.join(";"), names: [] };
+  return { sources: map.sources.filter((_, i) => keep[i]), mappings: lines.join(";"), names: [] };
 }
 
 /**
@@ -187,13 +407,24 @@ function lineGranular(map) {
  * a workflow bundler that inlines its own source map (the Workflow SDK's does) then maps into
  * js/ instead of copying the minified file, base64 wasm included, into every bundle a second time.
  */
-async function decoderEntry(entry, out, module, contract) {
+/**
+ * Lines of at most 300 characters, so that a stack trace's source line stays short (esbuild's
+ * limit is soft: past a long string or template it may run on; MAX_LINE is checked).
+ */
+const LINE_LIMIT = 300;
+const MAX_LINE = 1500;
+const checkLines = (name, text) => {
+  const longest = Math.max(...text.split("\n").map((l) => l.length));
+  if (longest > MAX_LINE) throw new Error(`${name}: a line of ${longest} characters (at most ${MAX_LINE})`);
+};
+
+async function decoderEntry(entry, out) {
   const built = await esbuild.build({
     entryPoints: [join(root, "js", entry)],
     outfile: join(pkg, out),
     write: false, bundle: true, format: "esm", platform: "neutral", target: "es2022", minify: true,
-    sourcemap: "external", sourcesContent: false, lineLimit: 480,
-    legalComments: "none", alias: aliases(module, contract), logLevel: "warning",
+    sourcemap: "external", sourcesContent: false, lineLimit: LINE_LIMIT,
+    legalComments: "none", alias: aliases, plugins: [packTables], logLevel: "warning",
   });
   const esm = built.outputFiles.find((f) => f.path.endsWith(".cjs")).text;
   // The ES module form as built (the precompiled-module entries ship it as .mjs, for workerd).
@@ -209,27 +440,108 @@ async function decoderEntry(entry, out, module, contract) {
     return `${exported}:${local}`;
   });
   const code = `${esm.slice(0, tail.index)}module.exports={${entries.join(",")}};\n//# sourceMappingURL=${out}.map\n`;
+  checkLines(out, code);
   return { code, map, esm: esmCode };
 }
 
-// The decoders: one module per family, each entry self-contained. Their shadow stack is 64 KiB
-// (Rust's default is 1 MiB): a decode's frames take a few hundred bytes, even four nested decodes
-// (the most getters may start), and every fresh workflow context allocates the whole memory at
-// instantiation, so the module's memory is 2 pages instead of 17. The memory is imported: the
-// inline entries unpack the module's text in it first (js/unpack.wat), one memory for both.
+// The decoders: one module per family. Their shadow stack is 64 KiB (Rust's default is 1 MiB): a
+// decode's frames take a few hundred bytes, even four nested decodes (the most getters may
+// start), and every fresh workflow context allocates the whole memory at instantiation, so the
+// module's memory is 2 pages instead of 17. The memory is imported: the inline entries unpack the
+// module's text in it first (js/unpack.wat), one memory for both.
 const DECODER_FLAGS = { RUSTFLAGS: "-C link-arg=-zstack-size=65536 -C link-arg=--import-memory" };
-const decoder = compile("hookwire", "crates/hookwire-wasm", "wasm", "pkg", DECODER_FLAGS);
-const session = await decoderEntry("entry.js", "hookwire.cjs", decoder, "contract.js");
+const decoder = compile("hookwire", "crates/hookwire-wasm", "wasm", "pkg", DECODER_FLAGS, "s");
 const turnControl = compile("turn-control", "crates/hookwire-wasm", "wasm-turn-control", "target/wasm/turn-control-pack", {
   CARGO_TARGET_DIR: join(root, "target", "wasm-turn-control"),
   ...DECODER_FLAGS,
-});
-const turn = await decoderEntry("turn-control-entry.js", "turn-control.cjs", turnControl, "turn-control-contract.js");
+}, "t");
+
+// The inline text of each decoder: its bytes LZ-compressed, then in base 85 (js/unpack.wat),
+// checked here by unpacking it as an entry does.
+const PAGES = Number(/export const PAGES = (\d+);/.exec(readFileSync(join(root, "js", "decoder.js"), "utf8"))[1]);
+// The unpacker's bytes as the arguments of one call: a bundler that re-prints the code keeps
+// them on one line (an array literal it would print one element a line).
+writeFileSync(join(work, "unpack.js"), `export const UNPACK = /* @__PURE__ */ Uint8Array.of(${Array.from(UNPACK).join(",")});\n`);
+for (const [name, m] of [["hookwire", decoder], ["turn-control", turnControl]]) {
+  if (m.pages !== PAGES) throw new Error(`${name}: its memory has ${m.pages} pages, js/decoder.js says ${PAGES}`);
+  const text = base85(lz(m.bytes));
+  // Text and bytes (and the at most 7 bytes the unpacker writes past them) lie below the stack's
+  // top (64 KiB), where no data segment lies.
+  if (text.length + m.bytes.length + 8 > 65536) throw new Error(`${name}: the inline text no longer fits below the stack's top`);
+  const memory = new WebAssembly.Memory({ initial: PAGES });
+  const view = new Uint8Array(memory.buffer);
+  new TextEncoder().encodeInto(text, view);
+  new WebAssembly.Instance(new WebAssembly.Module(UNPACK), { a: [memory] }).exports.d(text.length, text.length, text.length + m.bytes.length);
+  if (Buffer.compare(view.subarray(text.length, text.length + m.bytes.length), m.bytes) !== 0) throw new Error(`${name}: the inline text does not unpack to the module`);
+  m.text = text;
+  writeFileSync(join(work, `${name}.inline.js`), `export const TEXT = ${JSON.stringify(text)};\nexport const LENGTH = ${m.bytes.length};\n`);
+}
+// The codes and message templates are the same for every family: the decoder core holds them
+// once (hookwire:codes), taken from the generated tables, which must agree.
+const shared = (c) => JSON.stringify({ CODES: c.CODES, MESSAGES: c.MESSAGES, TYPE_CODES: c.TYPE_CODES });
+if (shared(contracts["contract.js"]) !== shared(contracts["turn-control-contract.js"])) {
+  throw new Error("js/contract.js and js/turn-control-contract.js differ in CODES, MESSAGES or TYPE_CODES");
+}
+const { CODES, MESSAGES } = contracts["contract.js"];
+writeFileSync(join(work, "codes.js"), packedModule({ CODES, MESSAGES }));
+
+// Self-contained files, one per entry: what `require` loads, and what runs by itself (an edge
+// function, a vm context handed the file's text).
+const session = await decoderEntry("entry.js", "hookwire.cjs");
+const turn = await decoderEntry("turn-control-entry.js", "turn-control.cjs");
 // The same decoders without the inlined wasm (`hookwire/module`, `hookwire/turn-control/module`):
 // `init(module)` takes the shipped .wasm precompiled, as workerd and edge runtimes import it. They
 // share the inline entries' core (js/decoder.js); only the start differs (js/init.js).
-const sessionModule = await decoderEntry("module.js", "module.cjs", decoder, "contract.js");
-const turnModule = await decoderEntry("turn-control-module.js", "turn-control-module.cjs", turnControl, "turn-control-contract.js");
+const sessionModule = await decoderEntry("module.js", "module.cjs");
+const turnModule = await decoderEntry("turn-control-module.js", "turn-control-module.cjs");
+// For bundlers (the `import` and `workflow` conditions): the two inline entries as ES modules
+// over one shared core (pkg/hookwire-core.mjs), so a bundle holding both families holds the core
+// once, and a bundler drops what its code never uses.
+const split = await esbuild.build({
+  entryPoints: { hookwire: join(root, "js", "entry.js"), "turn-control": join(root, "js", "turn-control-entry.js") },
+  outdir: pkg, outExtension: { ".js": ".mjs" }, chunkNames: "hookwire-core", splitting: true,
+  write: false, bundle: true, format: "esm", platform: "neutral", target: "es2022", minify: true,
+  lineLimit: LINE_LIMIT, legalComments: "none", alias: aliases, plugins: [packTables], logLevel: "warning",
+});
+/**
+ * An ES module's code in one function scope: `import…;CODE;export{x as y,…}` becomes
+ * `import…;const{y,…}=(()=>{\nCODE;return{y:x,…}})();export{y,…}`. A bundler hoists a module's
+ * top-level declarations into its bundle's, and a workflow bundle runs as a script, where each
+ * is a property of the global object, defined anew in every fresh context (about a microsecond
+ * each); the locals of one function are not.
+ */
+function scoped(name, code) {
+  const imports = /^import\{[^}]*\}from"[^"]*";/.exec(code)?.[0] ?? "";
+  const tail = /export\{([^}]*)\};?\s*$/.exec(code);
+  if (!tail || code.indexOf("export{") !== tail.index || code.indexOf("import", imports.length) >= 0 && /\bimport\{/.test(code.slice(imports.length))) {
+    throw new Error(`${name}: expected one leading import and one trailing export statement`);
+  }
+  const pairs = tail[1].split(",").map((p) => {
+    const [local, exported = local] = p.trim().split(/\s+as\s+/);
+    return [local, exported];
+  });
+  const taken = new Set([...imports.matchAll(/(?:as |[{,])([\w$]+)(?=[,}])/g)].map((m) => m[1]));
+  if (pairs.some(([, e]) => taken.has(e))) throw new Error(`${name}: an export is named like an import`);
+  const body = code.slice(imports.length, tail.index);
+  return `${imports}const{${pairs.map(([, e]) => e).join(",")}}=(()=>{\n${body};return{${pairs.map(([l, e]) => `${e}:${l}`).join(",")}}})();export{${pairs.map(([, e]) => e).join(",")}};\n`;
+}
+/**
+ * The ES modules' source map is inline and maps one position (a map without any, esbuild
+ * ignores). A bundler that takes them re-prints them, and the Workflow SDK's first runs SWC over
+ * every file, so no map of ours could map what it bundles; with none at all it would copy the
+ * whole file into the bundle's inline map as its source. This way the bundle pays nothing for
+ * them (the CommonJS files keep their line-granular maps).
+ */
+const ONE_POSITION_MAP = `//# sourceMappingURL=data:application/json;base64,${Buffer.from('{"version":3,"sources":["hookwire"],"mappings":"AAAA"}').toString("base64")}\n`;
+const esmFiles = {};
+for (const f of split.outputFiles.filter((f) => f.path.endsWith(".mjs"))) {
+  const base = f.path.slice(pkg.length + 1);
+  const code = base === "hookwire-core.mjs" ? scoped(base, f.text) : f.text.replace(/\n?$/, "\n");
+  checkLines(base, (esmFiles[base] = code + ONE_POSITION_MAP));
+}
+if (Object.keys(esmFiles).sort().join() !== "hookwire-core.mjs,hookwire.mjs,turn-control.mjs") {
+  throw new Error(`unexpected ES module files: ${Object.keys(esmFiles).join(", ")}`);
+}
 
 // The encoder: server-side, so plain esbuild cjs; it shares the decoder entry's error class.
 // Server-side, so it is built for speed (opt-level 3) rather than size.
@@ -241,12 +553,13 @@ const encoder = compile("encoder", "crates/hookwire-wasm-encoder", "wasm-encoder
 await esbuild.build({
   entryPoints: [join(root, "js", "encoder-entry.js")],
   outfile: join(pkg, "encoder.cjs"), bundle: true, format: "cjs", platform: "node", target: "es2022", minify: true,
-  legalComments: "none", alias: aliases(encoder), external: ["./hookwire.cjs", "./turn-control.cjs"], logLevel: "warning",
+  legalComments: "none", alias: { "hookwire:glue": encoder.glue, "hookwire:wasm": encoder.inline }, external: ["./hookwire.cjs", "./turn-control.cjs"], logLevel: "warning",
 });
 
 for (const f of ["hookwire.js", "hookwire_bg.js", "hookwire_bg.wasm.d.ts", "hookwire.d.ts", ".gitignore"]) {
   rmSync(join(pkg, f), { force: true });
 }
+for (const [f, text] of Object.entries(esmFiles)) writeFileSync(join(pkg, f), text);
 writeFileSync(join(pkg, "hookwire.cjs"), session.code);
 writeFileSync(join(pkg, "hookwire.cjs.map"), JSON.stringify(session.map));
 writeFileSync(join(pkg, "hookwire_bg.wasm"), decoder.bytes);
@@ -264,7 +577,7 @@ for (const [from, to] of [
   const dts = readFileSync(join(root, "js", from));
   writeFileSync(join(pkg, `${to}.d.ts`), dts);
   writeFileSync(join(pkg, `${to}.d.cts`), dts);
-  if (to.endsWith("module")) writeFileSync(join(pkg, `${to}.d.mts`), dts);
+  if (to !== "encoder") writeFileSync(join(pkg, `${to}.d.mts`), dts);
 }
 // The deployment manifest of this build (per family: versions, current version, write ceiling,
 // each shipped schema's SHA-256): `hookwire manifest --compare` reads it back.
@@ -284,7 +597,9 @@ writeFileSync(
       main: "./hookwire.cjs",
       types: "./hookwire.d.ts",
       exports: {
-        ".": "./hookwire.cjs", "./turn-control": "./turn-control.cjs", "./encoder": "./encoder.cjs",
+        ".": { workflow: "./hookwire.mjs", import: "./hookwire.mjs", default: "./hookwire.cjs" },
+        "./turn-control": { workflow: "./turn-control.mjs", import: "./turn-control.mjs", default: "./turn-control.cjs" },
+        "./encoder": "./encoder.cjs",
         "./module": { import: "./module.mjs", default: "./module.cjs" },
         "./turn-control/module": { import: "./turn-control-module.mjs", default: "./turn-control-module.cjs" },
         "./hookwire_bg.wasm": "./hookwire_bg.wasm", "./turn-control_bg.wasm": "./turn-control_bg.wasm",
@@ -292,7 +607,9 @@ writeFileSync(
       },
       files: [
         "hookwire.cjs", "hookwire.cjs.map", "hookwire.d.ts", "hookwire.d.cts", "hookwire_bg.wasm",
+        "hookwire.mjs", "hookwire.d.mts", "hookwire-core.mjs",
         "turn-control.cjs", "turn-control.cjs.map", "turn-control.d.ts", "turn-control.d.cts", "turn-control_bg.wasm",
+        "turn-control.mjs", "turn-control.d.mts",
         "encoder.cjs", "encoder.d.ts", "encoder.d.cts", "manifest.json",
         "module.cjs", "module.mjs", "module.d.ts", "module.d.cts", "module.d.mts",
         "turn-control-module.cjs", "turn-control-module.mjs", "turn-control-module.d.ts", "turn-control-module.d.cts", "turn-control-module.d.mts",

@@ -1,0 +1,96 @@
+// The ES module entries a bundler takes (pkg/hookwire.mjs, pkg/turn-control.mjs over one shared
+// pkg/hookwire-core.mjs): they decode exactly as the self-contained CommonJS files do, and a bundle
+// holding both families holds the core once and runs in a fresh vm context.
+import assert from "node:assert/strict";
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { test } from "node:test";
+import vm from "node:vm";
+import { canon, cases, DECODE_DIRS, pkgDir, root } from "./helpers.mjs";
+
+const require = createRequire(import.meta.url);
+const cjs = { session: require(join(pkgDir, "hookwire.cjs")), turn: require(join(pkgDir, "turn-control.cjs")) };
+const esm = { session: await import(join(pkgDir, "hookwire.mjs")), turn: await import(join(pkgDir, "turn-control.mjs")) };
+
+/** What a decode answers: the canonical value, or the error's class, code, message, version, path and expected. */
+function outcome(entry, value) {
+  try {
+    return canon(entry.decode(value));
+  } catch (e) {
+    return JSON.stringify({ name: e.name, wire: e instanceof entry.WireError, code: e.code, message: e.message, version: e.version, path: e.path, expected: e.expected });
+  }
+}
+
+function turnCases() {
+  const out = [];
+  for (const dir of ["v0", "v1", "chain"]) {
+    const base = join(root, "fixtures", "turn-control", dir);
+    for (const f of readdirSync(base).filter((f) => f.endsWith(".json"))) out.push(JSON.parse(readFileSync(join(base, f), "utf8")).input);
+  }
+  return out;
+}
+
+test("the ES module entries export what the CommonJS files export", () => {
+  assert.deepEqual(Object.keys(esm.session).sort(), Object.keys(cjs.session).sort());
+  assert.deepEqual(Object.keys(esm.turn).sort(), Object.keys(cjs.turn).sort());
+  assert.equal(esm.session.WireError, cjs.session.WireError, "one WireError per realm");
+  assert.equal(esm.turn.WireError, esm.session.WireError);
+});
+
+test("the ES module entries decode every fixture as the CommonJS files do", () => {
+  let n = 0;
+  for (const dir of DECODE_DIRS) {
+    for (const c of cases(dir)) {
+      assert.equal(outcome(esm.session, c.input), outcome(cjs.session, c.input), c.name);
+      n++;
+    }
+  }
+  for (const input of turnCases()) {
+    assert.equal(outcome(esm.turn, input), outcome(cjs.turn, input), JSON.stringify(input));
+    n++;
+  }
+  assert.ok(n > 100, `${n} cases`);
+  // A turn-control value is no session inbox kind, and the other way round: each family decodes
+  // with its own tables, whichever decoded last.
+  assert.equal(JSON.parse(outcome(esm.session, { kind: "turn-result", version: 1, action: { kind: "x" } })).code, "UNKNOWN_KIND");
+  assert.equal(JSON.parse(outcome(esm.turn, { kind: "clear", version: 1 })).code, "UNKNOWN_KIND");
+});
+
+test("a bundle of both families holds the core once and decodes both in a fresh vm context", async () => {
+  const esbuild = await import("esbuild");
+  const app = join(root, "target", "js-tests", "bundle-app");
+  rmSync(app, { recursive: true, force: true });
+  mkdirSync(join(app, "node_modules"), { recursive: true });
+  symlinkSync(pkgDir, join(app, "node_modules", "hookwire"), "dir");
+  const contents = `import { decode as inbox } from "hookwire";
+import { decode as turn } from "hookwire/turn-control";
+globalThis.results = [inbox({ kind: "clear", version: 6 }), turn({ kind: "turn-error", version: 1, error: { message: "x" } })];`;
+  // As the Workflow SDK's builder resolves packages: the `workflow` condition, a CommonJS script.
+  const out = await esbuild.build({
+    stdin: { contents, resolveDir: app, loader: "js" }, bundle: true, write: false, format: "cjs", platform: "neutral",
+    target: "es2022", conditions: ["workflow"], mainFields: ["module", "main"], logLevel: "silent", metafile: true,
+  });
+  const inputs = Object.keys(out.metafile.inputs).map((p) => p.split("/").pop());
+  assert.ok(inputs.includes("hookwire-core.mjs") && inputs.includes("hookwire.mjs") && inputs.includes("turn-control.mjs"), inputs.join(", "));
+  assert.ok(!inputs.some((p) => p.endsWith(".cjs")), `no self-contained file in the bundle: ${inputs.join(", ")}`);
+  const code = out.outputFiles[0].text;
+  for (const once of ["HookwireStartError", "Uint8Array.of(", "hookwire.WireError"]) {
+    assert.equal(code.split(once).length - 1, 1, `${once} once in the bundle`);
+  }
+  const context = vm.createContext({ TextEncoder });
+  vm.runInContext(code, context);
+  assert.deepEqual(JSON.parse(JSON.stringify(context.results)), [{ kind: "clear" }, { kind: "turn-error", error: { message: "x" } }]);
+});
+
+test("pkg/package.json gives bundlers the ES modules and require the self-contained files", () => {
+  const manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
+  for (const [path, file] of [[".", "hookwire"], ["./turn-control", "turn-control"]]) {
+    const entry = manifest.exports[path];
+    assert.equal(entry.workflow, `./${file}.mjs`);
+    assert.equal(entry.import, `./${file}.mjs`);
+    assert.equal(entry.default, `./${file}.cjs`);
+    for (const f of [`${file}.mjs`, `${file}.cjs`, `${file}.d.mts`, `${file}.d.cts`]) assert.ok(manifest.files.includes(f), f);
+  }
+  assert.ok(manifest.files.includes("hookwire-core.mjs"));
+});
