@@ -170,6 +170,32 @@ test("decode reads own properties only: nothing inherited becomes a kind, a vers
   healthy();
 });
 
+test("an inherited getter never runs: decode does not read what a value only inherits", () => {
+  let calls = 0;
+  const keys = ["kind", "version", "payload", "payloads", "auth", "reason", "error", "action", "requestId", "message", "0"];
+  const getter = { get: () => (calls++, "from a getter"), configurable: true };
+  const values = [
+    () => decode({ kind: "clear" }),
+    () => decode({ kind: "send", payload: { message: "m" } }),
+    () => decode({ kind: "deliver", version: 6, payloads: [{ message: "m" }], payload: { message: "m" } }),
+    () => decode({}),
+    () => turnControl.decode({ kind: "turn-error", version: 1, error: 1 }),
+    () => turnControl.decode({ kind: "turn-result", action: { kind: "reply" } }),
+  ];
+  const plain = values.map((f) => canon(outcome(f)));
+  try {
+    for (const k of keys) Object.defineProperty(Object.prototype, k, getter);
+    Object.defineProperty(Array.prototype, "0", getter);
+    const polluted = values.map((f) => canon(outcome(f)));
+    assert.equal(calls, 0, "an inherited getter ran");
+    assert.deepEqual(polluted, plain);
+  } finally {
+    for (const k of keys) delete Object.prototype[k];
+    delete Array.prototype[0];
+  }
+  healthy();
+});
+
 test("top-level Dates, Maps and class instances are read by their own properties: UNKNOWN_KIND without an own kind", () => {
   for (const v of [new Date(), new Map([["kind", "clear"]]), new Set(), /kind/, new Error("kind"), new (class {})()]) {
     assert.equal(outcome(() => decode(v)).code, "UNKNOWN_KIND", Object.prototype.toString.call(v));

@@ -41,8 +41,12 @@ test("frozen, sealed and null-prototype objects decode", () => {
 test("a Proxy decodes through its traps; a throwing trap is a typed error", () => {
   const proxied = new Proxy({ kind: "cancel", taskId: "t" }, {});
   assert.deepEqual(hookwire.decode(proxied), { kind: "cancel", taskId: "t" });
-  const hostile = new Proxy({}, { get() { throw new Error("trap"); } });
+  const hostile = new Proxy({ kind: "clear" }, { get() { throw new Error("trap"); } });
   assert.equal(code(hostile), "NOT_OBJECT");
+  // Only own properties are read: a get trap over a target that owns nothing is never called.
+  assert.equal(code(new Proxy({}, { get() { throw new Error("trap"); } })), "UNKNOWN_KIND");
+  const hostileOwn = new Proxy({ kind: "clear" }, { getOwnPropertyDescriptor() { throw new Error("trap"); } });
+  assert.equal(code(hostileOwn), "NOT_OBJECT", "asking whether a key is own can throw too");
   const { proxy, revoke } = Proxy.revocable({ kind: "clear" }, {});
   revoke();
   assert.equal(code(proxy), "NOT_OBJECT");

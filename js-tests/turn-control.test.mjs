@@ -365,7 +365,8 @@ test("hostile values: a throwing getter or proxy trap is a typed error; a plain 
     boom("action", { kind: "turn-result", version: 1 }),
     boom("action", { kind: "turn-result" }),
     boom("requestId", { kind: "turn-delivery-accepted" }),
-    new Proxy({}, { get() { throw new Error("trap"); } }),
+    new Proxy({ kind: "turn-error", error: 1 }, { get() { throw new Error("trap"); } }),
+    new Proxy({ kind: "turn-error", error: 1 }, { getOwnPropertyDescriptor() { throw new Error("trap"); } }),
   ]) {
     assert.throws(() => tc.decode(v), (e) => {
       assertTurnControlError(e);

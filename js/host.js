@@ -22,8 +22,8 @@ import { TYPE_CODES } from "./contract.js";
  */
 export const V = Object.setPrototypeOf([], null);
 const hold = (v) => ((V[V.length] = v), V.length - 1);
-/** o[k] if it is o's own property, else undefined: one read, and an ownership check only when there is a value. */
-const own = (o, k, v = o[k]) => (v === undefined || Object.hasOwn(o, k) ? v : undefined);
+/** o[k] if it is o's own property, else undefined: an inherited property is never read (an inherited getter never runs). */
+const own = (o, k) => (Object.hasOwn(o, k) ? o[k] : undefined);
 const { null: NULL, boolean: BOOLEAN, number: NUMBER, string: STRING, array: ARRAY, object: OBJECT, other: OTHER } = TYPE_CODES;
 /** `t`'s code of v, or `other` for what JSON cannot hold (Array.isArray throws for a revoked proxy). */
 const typeCode = (v, other, t = typeof v) =>
