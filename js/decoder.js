@@ -13,7 +13,7 @@
 // (MESSAGES holds each code's template at the code's index), so a fresh context that decodes
 // without one never builds them.
 import { CODES, MESSAGES } from "hookwire:codes";
-import { host, IMPORTS, state, V } from "./host.js";
+import { host, IMPORTS, state, typeCodes, V } from "./host.js";
 
 /** The pages of a decoder's memory (its import's minimum; scripts/build-pkg.mjs checks both modules). */
 export const PAGES = 2;
@@ -27,11 +27,12 @@ function errorTables() {
 
 /**
  * The decoder of family `f` — its generated tables (`FAMILY`, `WIRE_VERSION`, `S` symbols, `K`
- * kinds, `DETAILS` as the build packs them: one string, split on "|" at the first error) and `X`,
+ * kinds, `T` the JSON type codes, `DETAILS` as the build packs them: one string, split on "|" at the first error) and `X`,
  * the name of its module's decode export — throwing `ErrorClass(code, message, version, path,
  * expected)` and nothing else.
  */
 export function family(f, ErrorClass) {
+  typeCodes(f.T);
   let failure = null;
   let module = null;
   let wasm = null;

@@ -12,9 +12,6 @@
 // as a polluted Object.prototype.kind, is not), and no inherited setter ever runs on the objects
 // the decoder builds (a key their prototype has is defined, not assigned).
 import { define } from "./wire-error.js";
-// The type codes are the decoder's `Type` discriminants, generated from Rust (every family's tables
-// carry the same `TYPE_CODES`: the build checks they agree).
-import { TYPE_CODES } from "./contract.js";
 
 /**
  * The values of the decodes in progress, by handle. Its prototype is null, so storing a value
@@ -24,7 +21,11 @@ export const V = Object.setPrototypeOf([], null);
 const hold = (v) => ((V[V.length] = v), V.length - 1);
 /** o[k] if it is o's own property, else undefined: an inherited property is never read (an inherited getter never runs). */
 const own = (o, k) => (Object.hasOwn(o, k) ? o[k] : undefined);
-const { null: NULL, boolean: BOOLEAN, number: NUMBER, string: STRING, array: ARRAY, object: OBJECT, other: OTHER } = TYPE_CODES;
+// The JSON type codes are the decoder's `Type` discriminants, generated from Rust: each family's
+// tables carry the same `TYPE_CODES` (the build checks they agree), set here as a family starts.
+let NULL, BOOLEAN, NUMBER, STRING, ARRAY, OBJECT, OTHER;
+/** Take the type codes of a family's generated tables (`TYPE_CODES`). */
+export const typeCodes = (T) => ({ null: NULL, boolean: BOOLEAN, number: NUMBER, string: STRING, array: ARRAY, object: OBJECT, other: OTHER } = T);
 /** `t`'s code of v, or `other` for what JSON cannot hold (Array.isArray throws for a revoked proxy). */
 const typeCode = (v, other, t = typeof v) =>
   v === null ? NULL : t === "object" ? (Array.isArray(v) ? ARRAY : OBJECT) : t === "boolean" ? BOOLEAN : t === "number" ? NUMBER : t === "string" ? STRING : other;
