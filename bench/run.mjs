@@ -1,8 +1,8 @@
-// The benchmark suite: `node bench/run.mjs [ROUNDS] [--encode-only]`. Every contender runs in the
-// same run, each measurement in a fresh process, ROUNDS rounds (default 4); medians with min–max,
-// as ratios to hookwire's wasm decoder (decode) or to zod 4 (encode). Raw figures go to
-// bench/results.json (`--encode-only` replaces only its encode figures). Needs pkg/ and a release
-// CLI.
+// The benchmark suite: `node bench/run.mjs [ROUNDS] [--encode-only | --decode-only]`. Every
+// contender runs in the same run, each measurement in a fresh process, ROUNDS rounds (default 4);
+// medians with min–max, as ratios to hookwire's wasm decoder (decode) or to zod 4 (encode). Raw
+// figures go to bench/results.json (`--encode-only` replaces only its encode figures,
+// `--decode-only` keeps them). Needs pkg/ and a release CLI.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -15,6 +15,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
 const args = process.argv.slice(2);
 const encodeOnly = args.includes("--encode-only");
+// `--decode-only` runs the decode benchmarks and keeps the encode figures of results.json.
+const decodeOnly = args.includes("--decode-only");
 const rounds = Number(args.find((a) => /^\d+$/.test(a)) ?? 4);
 const canon = (v) => JSON.stringify(v, (_k, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -97,39 +99,47 @@ if (!encodeOnly) await decodeBench();
 // wire value, and the wire text: canonical bytes against JSON.stringify of zod's object), the JS
 // encoder (pkg/encoder.cjs) against zod 4 in one process, and `hookwire encode --lines`.
 const zod = await import("./encode-zod.mjs");
-const { encode: jsEncode } = (await import("node:module")).createRequire(import.meta.url)(join(root, "pkg", "encoder.cjs"));
-const { commands } = JSON.parse(readFileSync(join(here, "commands.json"), "utf8"));
-for (const [name, target] of Object.entries(zod.TARGETS)) {
-  for (const c of commands) {
-    const answer = (f) => {
-      try {
-        return canon(f());
-      } catch {
-        return "refused";
-      }
-    };
-    const [h, z] = [answer(() => jsEncode(c, target)), answer(() => zod.encode(c, name))];
-    if (h !== z) throw new Error(`zod disagrees with hookwire on ${canon(c)} for ${name}: ${z} against ${h}`);
-  }
-}
-execFileSync("cargo", ["build", "--quiet", "--release", "--example", "encode-bench", "--features", "std"], { cwd: root, stdio: "inherit" });
-execFileSync("cargo", ["build", "--quiet", "--release"], { cwd: root, stdio: "inherit" });
-const encode = { native: [], zod: [], js: [], cli: [] };
-for (let r = 0; r < rounds; r++) {
-  encode.native.push(JSON.parse(execFileSync(join(root, "target", "release", "examples", "encode-bench"), { encoding: "utf8" })));
-  encode.zod.push(JSON.parse(execFileSync(process.execPath, [join(here, "encode-zod.mjs")], { encoding: "utf8" })));
-  encode.js.push(JSON.parse(execFileSync(process.execPath, [join(here, "encode-js.mjs")], { encoding: "utf8" })));
-  encode.cli.push(JSON.parse(execFileSync(process.execPath, [join(here, "encode-cli.mjs")], { encoding: "utf8" })).linesPerSec);
-  process.stderr.write(`encode round ${r + 1}/${rounds} done\n`);
-}
-if (encodeOnly) {
+let encode = { native: [], zod: [], js: [], cli: [] };
+if (decodeOnly) {
   const previous = JSON.parse(readFileSync(join(here, "results.json"), "utf8"));
-  previous.results.encode = encode;
-  previous.encodeRun = { date: raw.date, node: raw.node, cpu: raw.cpu, cores: raw.cores, rounds };
-  writeFileSync(join(here, "results.json"), JSON.stringify(previous, null, 2) + "\n");
-} else {
+  encode = previous.results.encode;
+  raw.encodeRun = previous.encodeRun ?? { date: previous.date, node: previous.node, cpu: previous.cpu, cores: previous.cores, rounds: previous.rounds };
   raw.results.encode = encode;
   writeFileSync(join(here, "results.json"), JSON.stringify(raw, null, 2) + "\n");
+} else {
+  const { encode: jsEncode } = (await import("node:module")).createRequire(import.meta.url)(join(root, "pkg", "encoder.cjs"));
+  const { commands } = JSON.parse(readFileSync(join(here, "commands.json"), "utf8"));
+  for (const [name, target] of Object.entries(zod.TARGETS)) {
+    for (const c of commands) {
+      const answer = (f) => {
+        try {
+          return canon(f());
+        } catch {
+          return "refused";
+        }
+      };
+      const [h, z] = [answer(() => jsEncode(c, target)), answer(() => zod.encode(c, name))];
+      if (h !== z) throw new Error(`zod disagrees with hookwire on ${canon(c)} for ${name}: ${z} against ${h}`);
+    }
+  }
+  execFileSync("cargo", ["build", "--quiet", "--release", "--example", "encode-bench", "--features", "std"], { cwd: root, stdio: "inherit" });
+  execFileSync("cargo", ["build", "--quiet", "--release"], { cwd: root, stdio: "inherit" });
+  for (let r = 0; r < rounds; r++) {
+    encode.native.push(JSON.parse(execFileSync(join(root, "target", "release", "examples", "encode-bench"), { encoding: "utf8" })));
+    encode.zod.push(JSON.parse(execFileSync(process.execPath, [join(here, "encode-zod.mjs")], { encoding: "utf8" })));
+    encode.js.push(JSON.parse(execFileSync(process.execPath, [join(here, "encode-js.mjs")], { encoding: "utf8" })));
+    encode.cli.push(JSON.parse(execFileSync(process.execPath, [join(here, "encode-cli.mjs")], { encoding: "utf8" })).linesPerSec);
+    process.stderr.write(`encode round ${r + 1}/${rounds} done\n`);
+  }
+  if (encodeOnly) {
+    const previous = JSON.parse(readFileSync(join(here, "results.json"), "utf8"));
+    previous.results.encode = encode;
+    previous.encodeRun = { date: raw.date, node: raw.node, cpu: raw.cpu, cores: raw.cores, rounds };
+    writeFileSync(join(here, "results.json"), JSON.stringify(previous, null, 2) + "\n");
+  } else {
+    raw.results.encode = encode;
+    writeFileSync(join(here, "results.json"), JSON.stringify(raw, null, 2) + "\n");
+  }
 }
 
 // 6. The tables.
@@ -180,7 +190,8 @@ if (!encodeOnly) {
 }
 const TARGET_NAMES = Object.keys(zod.TARGETS);
 const per = (runs, t, set, key) => runs.map((x) => x[t][set][key]);
-out.push(`Encode — ${encodeOnly ? `${raw.date.slice(0, 10)}, ${raw.cpu} ×${raw.cores}, Node ${raw.node}, ` : ""}${rounds} rounds, medians (min–max); ratio = hookwire / zod 4 (above 1×, hookwire is faster).`);
+const encodeRun = decodeOnly ? raw.encodeRun : { ...raw, rounds };
+out.push(`Encode — ${encodeOnly || decodeOnly ? `${encodeRun.date.slice(0, 10)}, ${encodeRun.cpu} ×${encodeRun.cores}, Node ${encodeRun.node}, ` : ""}${encodeRun.rounds} rounds, medians (min–max); ratio = hookwire / zod 4 (above 1×, hookwire is faster).`);
 out.push("");
 out.push(`Native encoder (Rust) against zod 4 (Node), bench/commands.json: ${encode.native[0].v6.valid.commands} valid commands, ${encode.native[0].v6.rejects.commands} rejects.`);
 out.push("");
