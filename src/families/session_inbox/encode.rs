@@ -4,7 +4,7 @@
 //! convert from version 1. Nothing is dropped to make a value fit: a `down` step that cannot
 //! carry a field refuses with `INCOMPATIBLE`.
 
-use crate::canonical::{write_str, write_value};
+use crate::canonical::{write_number, write_str, write_value};
 use crate::error::{EncodeError, ErrorCode};
 use crate::session_inbox::build::{self, Deliver, Entries, Mirror, Payloads, Wire, CARRIED_KEYS};
 use crate::session_inbox::{producer_version, v0, WIRE_VERSION};
@@ -224,9 +224,8 @@ pub fn encode_to_string(command: &Value, target: Target) -> Result<String, Encod
 /// error). A valid command is written straight from its typed view: no wire value is built.
 pub fn encode_into(command: &Value, target: Target, out: &mut String) -> Result<(), EncodeError> {
     let target = target.check()?;
-    match view_checked(command, target) {
-        Some(wire) => write_wire(&wire, target, out),
-        None => write_value(&encode_built(command.clone(), target)?, out),
+    if !write_short(command, target, out) {
+        write_value(&encode_built(command.clone(), target)?, out);
     }
     Ok(())
 }
@@ -239,12 +238,13 @@ pub fn encode_answer_into(command: &Value, target: &Value, out: &mut String) {
         Ok(t) => t,
         Err(e) => return write_value(&Answer::Refused(e).to_json(), out),
     };
-    if let Some(wire) = view_checked(command, target) {
-        out.push_str("{\"ok\":");
-        write_wire(&wire, target, out);
+    let start = out.len();
+    out.push_str("{\"ok\":");
+    if write_short(command, target, out) {
         out.push('}');
         return;
     }
+    out.truncate(start);
     write_value(&Answer::from(encode_built(command.clone(), target)).to_json(), out);
 }
 
@@ -261,15 +261,56 @@ const SHORT_WAY_VERSION: u32 = 6;
 
 /// The view of `command`, when the short way can encode it for `target`.
 fn view_checked(command: &Value, target: Target) -> Option<Wire<'_>> {
+    view_within(command, target, Deferred::NONE)
+}
+
+/// [`view_checked`], leaving the current shape's check of the `deferred` parts to the writer.
+fn view_within(command: &Value, target: Target, deferred: Deferred) -> Option<Wire<'_>> {
     if WIRE_VERSION != SHORT_WAY_VERSION {
         return None;
     }
     let wire = build::view(command)?;
     let to = target.walk_to();
-    let ok = accepts(&wire, WIRE_VERSION, None)
+    let ok = accepts(&wire, WIRE_VERSION, None, deferred)
         && walk_changes_only_version(&wire, to)
-        && (to == WIRE_VERSION || accepts(&wire, to, Some(WIRE_VERSION)));
+        && (to == WIRE_VERSION || accepts(&wire, to, Some(WIRE_VERSION), Deferred::NONE));
     ok.then_some(wire)
+}
+
+/// The short way to text: the wire value for `target` appended to `out` as canonical JSON, or
+/// `false` (and `out` as it was) when the short way declines. The payloads and the mirror it
+/// writes are checked against the current shape as they are written ([`Shape::write_checked`]):
+/// one walk each instead of a check and a write.
+fn write_short(command: &Value, target: Target, out: &mut String) -> bool {
+    let written = Deferred {
+        mirror: target != Target::V0(V0Variant::Deliver),
+        payloads: target != Target::V0(V0Variant::Send),
+    };
+    let Some(wire) = view_within(command, target, written) else {
+        return false;
+    };
+    let start = out.len();
+    if write_wire(&wire, target, out) {
+        return true;
+    }
+    out.truncate(start);
+    false
+}
+
+/// Which parts of a deliver value the current shape's check leaves to the writer.
+#[derive(Clone, Copy)]
+struct Deferred {
+    /// `payload`.
+    mirror: bool,
+    /// `payloads`.
+    payloads: bool,
+}
+
+impl Deferred {
+    const NONE: Deferred = Deferred {
+        mirror: false,
+        payloads: false,
+    };
 }
 
 /// [`view_checked`] for [`fast_value`]: whether the short way takes the command, and the
@@ -331,6 +372,8 @@ enum Piece<'a> {
     One(&'a Value),
     /// `[{...delivery, payloadIndex: 0}]`.
     SendEntry(&'a Map<String, Value>),
+    /// A value whose check against its field's shape the writer makes ([`Deferred`]).
+    Deferred(&'a Value),
 }
 
 /// The declared fields of the variant `kind` of a tagged wire shape.
@@ -338,12 +381,10 @@ fn variant(shape: &'static Shape, kind: &str) -> Option<&'static Fields> {
     let Shape::Tagged { tag: "kind", variants } = resolve(shape) else {
         return None;
     };
-    variants.iter().filter_map(|v| object_fields(v)).find(|fields| {
-        fields
-            .fields
-            .iter()
-            .any(|f| f.name == "kind" && matches!(resolve(f.shape), Shape::Const(c) if *c == kind))
-    })
+    variants
+        .iter()
+        .filter_map(|v| object_fields(v))
+        .find(|fields| field(fields, "kind").is_some_and(|f| matches!(resolve(f.shape), Shape::Const(c) if *c == kind)))
 }
 
 fn resolve(mut shape: &'static Shape) -> &'static Shape {
@@ -363,23 +404,63 @@ fn object_fields(shape: &'static Shape) -> Option<&'static Fields> {
 /// `Shape::accepts` of an object given as its fields (each key once). `known`, when given, is a
 /// shape the object is already known to have: see [`accepts_known`].
 fn object_accepts<'a>(
-    fields: &Fields,
+    fields: &'static Fields,
     known: Option<&'static Fields>,
     pieces: impl IntoIterator<Item = (&'a str, Piece<'a>)>,
 ) -> bool {
     let mut required = 0;
+    // The last value accepted, with its shape and known shape (resolved): a send's payload is
+    // both the mirror and `payloads`' one item, checked against the same shape once.
+    let mut accepted: Option<(&Value, &'static Shape, Option<&'static Shape>)> = None;
     for (key, piece) in pieces {
-        let known = known
-            .and_then(|k| k.fields.iter().find(|f| f.name == key))
-            .map(|f| f.shape);
-        match fields.fields.iter().find(|f| f.name == key) {
-            Some(f) if piece_accepts(f.shape, known, &piece) => required += usize::from(f.required),
-            Some(_) => return false,
-            None if fields.strict => return false,
-            None => {}
+        let known = known.and_then(|k| field(k, key)).map(|f| f.shape);
+        let Some(f) = field(fields, key) else {
+            if fields.strict {
+                return false;
+            }
+            continue;
+        };
+        let ok = match (&piece, resolve(f.shape), accepted) {
+            (Piece::One(p), Shape::Array(item), Some((v, s, k)))
+                if core::ptr::eq(*p, v)
+                    && core::ptr::eq(resolve(item), s)
+                    && same_shape(known_array_item(known), k) =>
+            {
+                true
+            }
+            _ => piece_accepts(f.shape, known, &piece),
+        };
+        if !ok {
+            return false;
         }
+        if let Piece::Value(v) | Piece::Deferred(v) = piece {
+            accepted = Some((v, resolve(f.shape), known.map(resolve)));
+        }
+        required += usize::from(f.required);
     }
     required == fields.fields.iter().filter(|f| f.required).count()
+}
+
+/// The declared field `key` of `fields`.
+#[inline]
+fn field(fields: &'static Fields, key: &str) -> Option<&'static crate::shape::Field> {
+    fields.fields.iter().find(|f| f.name == key)
+}
+
+/// The item shape (resolved) of a known array shape.
+fn known_array_item(known: Option<&'static Shape>) -> Option<&'static Shape> {
+    match known.map(resolve) {
+        Some(Shape::Array(item)) => Some(resolve(item)),
+        _ => None,
+    }
+}
+
+fn same_shape(a: Option<&'static Shape>, b: Option<&'static Shape>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => core::ptr::eq(a, b),
+        (None, None) => true,
+        _ => false,
+    }
 }
 
 /// `Shape::accepts` of one piece (already known to have the shape `known`, when given); a shape
@@ -390,6 +471,7 @@ fn piece_accepts(shape: &'static Shape, known: Option<&'static Shape>, piece: &P
         _ => None,
     };
     match (piece, resolve(shape)) {
+        (Piece::Deferred(_), _) => true,
         (Piece::Value(v), _) => match known {
             Some(k) => accepts_known(shape, k, v),
             None => shape.accepts(v),
@@ -437,7 +519,7 @@ fn accepts_known(target: &'static Shape, known: &'static Shape, v: &Value) -> bo
 
 /// Whether the view's value, at `version`, has that version's frozen shape; `known` is a version
 /// whose shape it is already known to have.
-fn accepts(wire: &Wire<'_>, version: u32, known: Option<u32>) -> bool {
+fn accepts(wire: &Wire<'_>, version: u32, known: Option<u32>, deferred: Deferred) -> bool {
     let shape = producer_version(version).wire;
     let known = known.map(|k| producer_version(k).wire);
     let version_piece = ("version", Piece::Number(version));
@@ -459,8 +541,17 @@ fn accepts(wire: &Wire<'_>, version: u32, known: Option<u32>) -> bool {
                 return false;
             };
             let payloads = match d.payloads {
+                _ if deferred.payloads => Piece::Deferred(d.mirror.value()),
                 Payloads::One(p) => Piece::One(p),
-                Payloads::List(l) => Piece::Value(l),
+                // `[p]`, as a send's: checked once with the mirror when that is `p`.
+                Payloads::List(l) => match l.as_array().map(Vec::as_slice) {
+                    Some([p]) => Piece::One(p),
+                    _ => Piece::Value(l),
+                },
+            };
+            let mirror = match deferred.mirror {
+                true => Piece::Deferred(d.mirror.value()),
+                false => Piece::Value(d.mirror.value()),
             };
             let entries = d.entries.as_ref().map(|e| match e {
                 Entries::Send(m) => ("deliveryMetadata", Piece::SendEntry(m)),
@@ -476,7 +567,7 @@ fn accepts(wire: &Wire<'_>, version: u32, known: Option<u32>) -> bool {
                 [
                     ("kind", Piece::Str("deliver")),
                     version_piece,
-                    ("payload", Piece::Value(d.mirror.value())),
+                    ("payload", mirror),
                     ("payloads", payloads),
                 ]
                 .into_iter()
@@ -489,8 +580,16 @@ fn accepts(wire: &Wire<'_>, version: u32, known: Option<u32>) -> bool {
 
 /// Write the view's value for `target` as canonical JSON: keys in UTF-16 order (every key
 /// written here is a declared ASCII key, so map order is that order), the v0 conversions as
-/// `v0.rs` makes them.
-fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) {
+/// `v0.rs` makes them. The mirror and the payloads it writes are checked against the current
+/// shape as they are written ([`write_short`] leaves those checks to it): `false` when one fails.
+fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) -> bool {
+    let Some(current) = variant(producer_version(WIRE_VERSION).wire, "deliver") else {
+        return false;
+    };
+    let (Some(mirror_shape), Some(payloads_shape)) = (field(current, "payload"), field(current, "payloads")) else {
+        return false;
+    };
+    let (mirror_shape, payloads_shape) = (mirror_shape.shape, payloads_shape.shape);
     let version = match target {
         Target::Version(n) => Some(n),
         Target::V0(_) => None,
@@ -530,29 +629,66 @@ fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) {
             }
             let kind = if send { v0::RAW_SEND } else { "deliver" };
             write_str(kind, fields.key("kind"));
+            // The mirror's text, when `payloads` is `[mirror]`: copied rather than written again.
+            let mut mirror_text = None;
             if version.is_some() || send {
-                write_value(d.mirror.value(), fields.key("payload"));
+                let out = fields.key("payload");
+                let start = out.len();
+                if !mirror_shape.write_checked(d.mirror.value(), out) {
+                    return false;
+                }
+                mirror_text = Some(start..out.len());
             }
             if !send {
+                let only = match d.payloads {
+                    Payloads::One(p) => Some(p),
+                    Payloads::List(l) => match l.as_array().map(Vec::as_slice) {
+                        Some([p]) => Some(p),
+                        _ => None,
+                    },
+                };
+                let item = match resolve(payloads_shape) {
+                    Shape::Array(item) => *item,
+                    _ => return false,
+                };
                 let out = fields.key("payloads");
-                match d.payloads {
-                    Payloads::One(p) => {
+                match (only, mirror_text) {
+                    // Checked against the same shape as the mirror, which it is.
+                    (Some(p), Some(range))
+                        if matches!(d.mirror, Mirror::Same(m) if core::ptr::eq(m, p))
+                            && core::ptr::eq(resolve(item), resolve(mirror_shape)) =>
+                    {
+                        let text = out[range].to_owned();
                         out.push('[');
-                        write_value(p, out);
+                        out.push_str(&text);
                         out.push(']');
                     }
-                    Payloads::List(l) => write_value(l, out),
+                    (Some(p), _) => {
+                        out.push('[');
+                        if !item.write_checked(p, out) {
+                            return false;
+                        }
+                        out.push(']');
+                    }
+                    (None, _) => {
+                        if let Payloads::List(l) = d.payloads {
+                            if !payloads_shape.write_checked(l, out) {
+                                return false;
+                            }
+                        }
+                    }
                 }
             }
             fields.value("requestId", request_id);
             fields.value("taskDeliveryId", task_delivery_id);
             fields.value("turnPolicy", turn_policy);
             if let Some(n) = version {
-                fields.key("version").push_str(&n.to_string());
+                write_number(&n.into(), fields.key("version"));
             }
             fields.out.push('}');
         }
     }
+    true
 }
 
 /// An object's fields written in the order they are given (which must be key order).
@@ -595,13 +731,13 @@ fn write_object<'a>(
     let mut extra = extra;
     for (k, v) in entries {
         if let Some((name, n)) = extra.filter(|(name, _)| name < &k.as_str()) {
-            fields.key(name).push_str(&n.to_string());
+            write_number(&n.into(), fields.key(name));
             extra = None;
         }
         write_value(v, fields.key(k));
     }
     if let Some((name, n)) = extra {
-        fields.key(name).push_str(&n.to_string());
+        write_number(&n.into(), fields.key(name));
     }
     fields.out.push('}');
 }
