@@ -19,6 +19,12 @@ use std::process::ExitCode;
 /// on what one line may cost (a stream without newlines, `/dev/zero` say, would grow forever).
 const DEFAULT_MAX_LINE_BYTES: usize = 16 << 20;
 
+/// The command line's allocator: `encode --lines` and `decode --lines` build and drop a
+/// `serde_json` value per line, and mimalloc makes that about an eighth cheaper than the system
+/// allocator (measured on `encode --lines`, bench/encode-cli.mjs). The library chooses none.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Input nested deeper than this is refused with `TOO_DEEP` (it is far beyond any real payload,
 /// and the work thread's stack is sized for it: about 2 KiB a level in a debug build).
 const MAX_DEPTH: usize = 131_072;
