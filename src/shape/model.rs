@@ -275,7 +275,10 @@ impl Shape {
                 let mut required = 0;
                 out.push('{');
                 for (i, (k, x)) in map.iter().enumerate() {
-                    if !canonical::utf8_order_is_utf16_order(k) {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    if !canonical::write_key(k, out) {
                         // Keys that sort otherwise in UTF-16 (rare): the check, then the writer.
                         out.truncate(start);
                         return self.accepts(v) && {
@@ -283,11 +286,6 @@ impl Shape {
                             true
                         };
                     }
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    canonical::write_str(k, out);
-                    out.push(':');
                     let ok = match self {
                         Shape::Object(fields) => match fields.fields.iter().find(|f| f.name == k.as_str()) {
                             Some(f) => {

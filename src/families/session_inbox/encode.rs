@@ -4,7 +4,7 @@
 //! convert from version 1. Nothing is dropped to make a value fit: a `down` step that cannot
 //! carry a field refuses with `INCOMPATIBLE`.
 
-use crate::canonical::{write_number, write_str, write_value};
+use crate::canonical::{write_key, write_number, write_str, write_value};
 use crate::error::{EncodeError, ErrorCode};
 use crate::session_inbox::build::{self, Deliver, Entries, Mirror, Payloads, Wire, CARRIED_KEYS};
 use crate::session_inbox::{producer_version, v0, WIRE_VERSION};
@@ -709,8 +709,11 @@ impl<'o> ObjectWriter<'o> {
             self.out.push(',');
         }
         self.first = false;
-        write_str(key, self.out);
-        self.out.push(':');
+        // Every key written here is a declared ASCII key: `write_key` takes it.
+        if !write_key(key, self.out) {
+            write_str(key, self.out);
+            self.out.push(':');
+        }
         self.out
     }
 
