@@ -473,33 +473,18 @@ proptest! {
         prop_assert_eq!(current.validate(&bad).is_ok(), schema.is_valid(&bad), "on {}", bad);
     }
 
-    /// The short way's one walk (`write_checked`) accepts what `accepts` accepts and writes what
-    /// the canonical writer writes, for every version's shape; and the encoder's text (written on
-    /// the short way where it can) is the canonical text of its value, for commands valid and
-    /// mutated alike.
+    /// The encoder's text (written straight from the command on the short way where it can) is
+    /// the canonical text of its value (built by moving the command's parts), and both ways
+    /// refuse alike, for commands valid and mutated.
     #[test]
-    fn one_walk_checks_and_writes_as_the_two_walks_do(
+    fn the_encoders_text_is_its_value_written(
         command in arb_command(),
         path in prop::collection::vec(0usize..8, 1..6),
         junk in arb_json(),
         stray in any::<bool>(),
     ) {
-        let built = build::build(command.clone()).unwrap();
-        let mut bad = built.clone();
-        mutate(&mut bad, &path, junk.clone(), stray);
         let mut bad_command = command.clone();
         mutate(&mut bad_command, &path, junk, stray);
-        for v in [&built, &bad] {
-            for version in 1..=WIRE_VERSION {
-                let shape = producer_version(version).wire;
-                let mut out = String::new();
-                let accepted = shape.write_checked(v, &mut out);
-                prop_assert_eq!(accepted, shape.accepts(v), "v{} on {}", version, v);
-                if accepted {
-                    prop_assert_eq!(&out, &canon(v), "v{}", version);
-                }
-            }
-        }
         for c in [&command, &bad_command] {
             for target in Target::all() {
                 let text = hookwire::session_inbox::encode::encode_to_string(c, target);

@@ -5,7 +5,6 @@
 //! alternative by type, which is then exactly JSON Schema's `anyOf`.
 //! This module must never import a family or the decoder.
 
-use crate::canonical;
 use crate::error::EncodeError;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -245,92 +244,6 @@ impl Shape {
             }
             Shape::Json => true,
             Shape::JsonObject => v.is_object(),
-        }
-    }
-
-    /// [`Shape::accepts`] and, when it accepts, `v` appended to `out` as canonical JSON (exactly
-    /// what [`canonical::write_value`] writes), in one walk. On `false`, `out` holds a partial
-    /// text the caller discards.
-    pub fn write_checked(&self, v: &Value, out: &mut String) -> bool {
-        match self {
-            Shape::Named(d) => d.shape.write_checked(v, out),
-            Shape::ExactlyOne { keys, shape } => present(v, keys) == 1 && shape.write_checked(v, out),
-            Shape::Array(item) => {
-                let Some(items) = v.as_array() else { return false };
-                out.push('[');
-                for (i, x) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    if !item.write_checked(x, out) {
-                        return false;
-                    }
-                }
-                out.push(']');
-                true
-            }
-            Shape::Object(_) | Shape::Map(_) => {
-                let Some(map) = v.as_object() else { return false };
-                let start = out.len();
-                let mut required = 0;
-                out.push('{');
-                for (i, (k, x)) in map.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    if !canonical::write_key(k, out) {
-                        // Keys that sort otherwise in UTF-16 (rare): the check, then the writer.
-                        out.truncate(start);
-                        return self.accepts(v) && {
-                            canonical::write_value(v, out);
-                            true
-                        };
-                    }
-                    let ok = match self {
-                        Shape::Object(fields) => match fields.fields.iter().find(|f| f.name == k.as_str()) {
-                            Some(f) => {
-                                required += usize::from(f.required);
-                                f.shape.write_checked(x, out)
-                            }
-                            None if fields.strict => false,
-                            None => {
-                                canonical::write_value(x, out);
-                                true
-                            }
-                        },
-                        Shape::Map(value_shape) => value_shape.write_checked(x, out),
-                        _ => false,
-                    };
-                    if !ok {
-                        return false;
-                    }
-                }
-                out.push('}');
-                match self {
-                    Shape::Object(fields) => required == fields.fields.iter().filter(|f| f.required).count(),
-                    _ => true,
-                }
-            }
-            Shape::AnyOf(alts) => alts
-                .iter()
-                .find(|a| a.accepts_type(type_name(v)))
-                .is_some_and(|a| a.write_checked(v, out)),
-            Shape::Tagged { tag, variants } => {
-                let Some(t) = v.get(*tag).and_then(Value::as_str) else {
-                    return false;
-                };
-                variants
-                    .iter()
-                    .find(|s| variant_tag(s, tag) == Some(t))
-                    .is_some_and(|s| s.write_checked(v, out))
-            }
-            // The leaves: the check, then the value.
-            _ => {
-                self.accepts(v) && {
-                    canonical::write_value(v, out);
-                    true
-                }
-            }
         }
     }
 

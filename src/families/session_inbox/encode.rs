@@ -224,8 +224,9 @@ pub fn encode_to_string(command: &Value, target: Target) -> Result<String, Encod
 /// error). A valid command is written straight from its typed view: no wire value is built.
 pub fn encode_into(command: &Value, target: Target, out: &mut String) -> Result<(), EncodeError> {
     let target = target.check()?;
-    if !write_short(command, target, out) {
-        write_value(&encode_built(command.clone(), target)?, out);
+    match view_checked(command, target) {
+        Some(wire) => write_wire(&wire, target, out),
+        None => write_value(&encode_built(command.clone(), target)?, out),
     }
     Ok(())
 }
@@ -238,13 +239,12 @@ pub fn encode_answer_into(command: &Value, target: &Value, out: &mut String) {
         Ok(t) => t,
         Err(e) => return write_value(&Answer::Refused(e).to_json(), out),
     };
-    let start = out.len();
-    out.push_str("{\"ok\":");
-    if write_short(command, target, out) {
+    if let Some(wire) = view_checked(command, target) {
+        out.push_str("{\"ok\":");
+        write_wire(&wire, target, out);
         out.push('}');
         return;
     }
-    out.truncate(start);
     write_value(&Answer::from(encode_built(command.clone(), target)).to_json(), out);
 }
 
@@ -261,56 +261,15 @@ const SHORT_WAY_VERSION: u32 = 6;
 
 /// The view of `command`, when the short way can encode it for `target`.
 fn view_checked(command: &Value, target: Target) -> Option<Wire<'_>> {
-    view_within(command, target, Deferred::NONE)
-}
-
-/// [`view_checked`], leaving the current shape's check of the `deferred` parts to the writer.
-fn view_within(command: &Value, target: Target, deferred: Deferred) -> Option<Wire<'_>> {
     if WIRE_VERSION != SHORT_WAY_VERSION {
         return None;
     }
     let wire = build::view(command)?;
     let to = target.walk_to();
-    let ok = accepts(&wire, WIRE_VERSION, None, deferred)
+    let ok = accepts(&wire, WIRE_VERSION, None)
         && walk_changes_only_version(&wire, to)
-        && (to == WIRE_VERSION || accepts(&wire, to, Some(WIRE_VERSION), Deferred::NONE));
+        && (to == WIRE_VERSION || accepts(&wire, to, Some(WIRE_VERSION)));
     ok.then_some(wire)
-}
-
-/// The short way to text: the wire value for `target` appended to `out` as canonical JSON, or
-/// `false` (and `out` as it was) when the short way declines. The payloads and the mirror it
-/// writes are checked against the current shape as they are written ([`Shape::write_checked`]):
-/// one walk each instead of a check and a write.
-fn write_short(command: &Value, target: Target, out: &mut String) -> bool {
-    let written = Deferred {
-        mirror: target != Target::V0(V0Variant::Deliver),
-        payloads: target != Target::V0(V0Variant::Send),
-    };
-    let Some(wire) = view_within(command, target, written) else {
-        return false;
-    };
-    let start = out.len();
-    if write_wire(&wire, target, out) {
-        return true;
-    }
-    out.truncate(start);
-    false
-}
-
-/// Which parts of a deliver value the current shape's check leaves to the writer.
-#[derive(Clone, Copy)]
-struct Deferred {
-    /// `payload`.
-    mirror: bool,
-    /// `payloads`.
-    payloads: bool,
-}
-
-impl Deferred {
-    const NONE: Deferred = Deferred {
-        mirror: false,
-        payloads: false,
-    };
 }
 
 /// [`view_checked`] for [`fast_value`]: whether the short way takes the command, and the
@@ -372,8 +331,6 @@ enum Piece<'a> {
     One(&'a Value),
     /// `[{...delivery, payloadIndex: 0}]`.
     SendEntry(&'a Map<String, Value>),
-    /// A value whose check against its field's shape the writer makes ([`Deferred`]).
-    Deferred(&'a Value),
 }
 
 /// The declared fields of the variant `kind` of a tagged wire shape.
@@ -433,7 +390,7 @@ fn object_accepts<'a>(
         if !ok {
             return false;
         }
-        if let Piece::Value(v) | Piece::Deferred(v) = piece {
+        if let Piece::Value(v) = piece {
             accepted = Some((v, resolve(f.shape), known.map(resolve)));
         }
         required += usize::from(f.required);
@@ -471,7 +428,6 @@ fn piece_accepts(shape: &'static Shape, known: Option<&'static Shape>, piece: &P
         _ => None,
     };
     match (piece, resolve(shape)) {
-        (Piece::Deferred(_), _) => true,
         (Piece::Value(v), _) => match known {
             Some(k) => accepts_known(shape, k, v),
             None => shape.accepts(v),
@@ -519,7 +475,7 @@ fn accepts_known(target: &'static Shape, known: &'static Shape, v: &Value) -> bo
 
 /// Whether the view's value, at `version`, has that version's frozen shape; `known` is a version
 /// whose shape it is already known to have.
-fn accepts(wire: &Wire<'_>, version: u32, known: Option<u32>, deferred: Deferred) -> bool {
+fn accepts(wire: &Wire<'_>, version: u32, known: Option<u32>) -> bool {
     let shape = producer_version(version).wire;
     let known = known.map(|k| producer_version(k).wire);
     let version_piece = ("version", Piece::Number(version));
@@ -541,17 +497,12 @@ fn accepts(wire: &Wire<'_>, version: u32, known: Option<u32>, deferred: Deferred
                 return false;
             };
             let payloads = match d.payloads {
-                _ if deferred.payloads => Piece::Deferred(d.mirror.value()),
                 Payloads::One(p) => Piece::One(p),
                 // `[p]`, as a send's: checked once with the mirror when that is `p`.
                 Payloads::List(l) => match l.as_array().map(Vec::as_slice) {
                     Some([p]) => Piece::One(p),
                     _ => Piece::Value(l),
                 },
-            };
-            let mirror = match deferred.mirror {
-                true => Piece::Deferred(d.mirror.value()),
-                false => Piece::Value(d.mirror.value()),
             };
             let entries = d.entries.as_ref().map(|e| match e {
                 Entries::Send(m) => ("deliveryMetadata", Piece::SendEntry(m)),
@@ -567,7 +518,7 @@ fn accepts(wire: &Wire<'_>, version: u32, known: Option<u32>, deferred: Deferred
                 [
                     ("kind", Piece::Str("deliver")),
                     version_piece,
-                    ("payload", mirror),
+                    ("payload", Piece::Value(d.mirror.value())),
                     ("payloads", payloads),
                 ]
                 .into_iter()
@@ -580,16 +531,8 @@ fn accepts(wire: &Wire<'_>, version: u32, known: Option<u32>, deferred: Deferred
 
 /// Write the view's value for `target` as canonical JSON: keys in UTF-16 order (every key
 /// written here is a declared ASCII key, so map order is that order), the v0 conversions as
-/// `v0.rs` makes them. The mirror and the payloads it writes are checked against the current
-/// shape as they are written ([`write_short`] leaves those checks to it): `false` when one fails.
-fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) -> bool {
-    let Some(current) = variant(producer_version(WIRE_VERSION).wire, "deliver") else {
-        return false;
-    };
-    let (Some(mirror_shape), Some(payloads_shape)) = (field(current, "payload"), field(current, "payloads")) else {
-        return false;
-    };
-    let (mirror_shape, payloads_shape) = (mirror_shape.shape, payloads_shape.shape);
+/// `v0.rs` makes them.
+fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) {
     let version = match target {
         Target::Version(n) => Some(n),
         Target::V0(_) => None,
@@ -634,9 +577,7 @@ fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) -> bool {
             if version.is_some() || send {
                 let out = fields.key("payload");
                 let start = out.len();
-                if !mirror_shape.write_checked(d.mirror.value(), out) {
-                    return false;
-                }
+                write_value(d.mirror.value(), out);
                 mirror_text = Some(start..out.len());
             }
             if !send {
@@ -647,17 +588,9 @@ fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) -> bool {
                         _ => None,
                     },
                 };
-                let item = match resolve(payloads_shape) {
-                    Shape::Array(item) => *item,
-                    _ => return false,
-                };
                 let out = fields.key("payloads");
                 match (only, mirror_text) {
-                    // Checked against the same shape as the mirror, which it is.
-                    (Some(p), Some(range))
-                        if matches!(d.mirror, Mirror::Same(m) if core::ptr::eq(m, p))
-                            && core::ptr::eq(resolve(item), resolve(mirror_shape)) =>
-                    {
+                    (Some(p), Some(range)) if matches!(d.mirror, Mirror::Same(m) if core::ptr::eq(m, p)) => {
                         let text = out[range].to_owned();
                         out.push('[');
                         out.push_str(&text);
@@ -665,16 +598,12 @@ fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) -> bool {
                     }
                     (Some(p), _) => {
                         out.push('[');
-                        if !item.write_checked(p, out) {
-                            return false;
-                        }
+                        write_value(p, out);
                         out.push(']');
                     }
                     (None, _) => {
                         if let Payloads::List(l) = d.payloads {
-                            if !payloads_shape.write_checked(l, out) {
-                                return false;
-                            }
+                            write_value(l, out);
                         }
                     }
                 }
@@ -688,7 +617,6 @@ fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) -> bool {
             fields.out.push('}');
         }
     }
-    true
 }
 
 /// An object's fields written in the order they are given (which must be key order).
