@@ -145,8 +145,13 @@ function why(e) {
   }
 }
 
-/** Whether `e` is the engine running out of stack. */
-const overflowed = (e) => e instanceof RangeError && /call stack/i.test(why(e));
+/**
+ * Whether `e` is the engine running out of stack. No regular expression here: one compiled (or
+ * recompiled) with the stack nearly used up throws a SyntaxError, which would be taken for the
+ * value's own failure; a string search that runs out throws a RangeError, which the next level
+ * out asks about again with more stack.
+ */
+const overflowed = (e) => e instanceof RangeError && why(e).toLowerCase().includes("call stack");
 
 function wireError(error, ErrorClass = SessionInboxWireError) {
   return new ErrorClass(error.code, error.message, error.version, error.path, error.expected);

@@ -472,4 +472,27 @@ proptest! {
         mutate(&mut bad, &path, junk, stray);
         prop_assert_eq!(current.validate(&bad).is_ok(), schema.is_valid(&bad), "on {}", bad);
     }
+
+    /// The encoder's text (written straight from the command on the short way where it can) is
+    /// the canonical text of its value (built by moving the command's parts), and both ways
+    /// refuse alike, for commands valid and mutated.
+    #[test]
+    fn the_encoders_text_is_its_value_written(
+        command in arb_command(),
+        path in prop::collection::vec(0usize..8, 1..6),
+        junk in arb_json(),
+        stray in any::<bool>(),
+    ) {
+        let mut bad_command = command.clone();
+        mutate(&mut bad_command, &path, junk, stray);
+        for c in [&command, &bad_command] {
+            for target in Target::all() {
+                let text = hookwire::session_inbox::encode::encode_to_string(c, target);
+                let value = encode(c, target);
+                let want = value.as_ref().ok().map(canon);
+                prop_assert_eq!(text.as_ref().ok(), want.as_ref(), "{:?} on {}", target, c);
+                prop_assert_eq!(text.err().map(|e| e.to_string()), value.err().map(|e| e.to_string()), "{:?} on {}", target, c);
+            }
+        }
+    }
 }

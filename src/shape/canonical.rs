@@ -39,15 +39,13 @@ pub fn write_value(value: &Value, out: &mut String) {
             // A map iterates in UTF-8 byte order, which is UTF-16 order unless a key holds a
             // character from U+E000 on (UTF-8 lead byte 0xEE or above): only then sort again.
             for (i, (k, x)) in map.iter().enumerate() {
-                if !utf8_order_is_utf16_order(k) {
-                    out.truncate(start);
-                    return write_sorted(map, out);
-                }
                 if i > 0 {
                     out.push(',');
                 }
-                write_str(k, out);
-                out.push(':');
+                if !write_key(k, out) {
+                    out.truncate(start);
+                    return write_sorted(map, out);
+                }
                 write_value(x, out);
             }
             out.push('}');
@@ -70,6 +68,26 @@ fn write_sorted(map: &serde_json::Map<String, Value>, out: &mut String) {
         write_value(&map[k.as_str()], out);
     }
     out.push('}');
+}
+
+/// Write `"key":` for a key of an object written in map order, or answer `false` (writing
+/// nothing) when the key's UTF-8 order is not its UTF-16 order. One scan serves both questions
+/// for a plain ASCII key.
+#[inline]
+pub fn write_key(key: &str, out: &mut String) -> bool {
+    if key.is_ascii() && first_escaped(key.as_bytes()).is_none() {
+        out.reserve(key.len() + 3);
+        out.push('"');
+        out.push_str(key);
+        out.push_str("\":");
+        return true;
+    }
+    if !utf8_order_is_utf16_order(key) {
+        return false;
+    }
+    write_str(key, out);
+    out.push(':');
+    true
 }
 
 /// Whether sorting `key` among others by UTF-8 bytes agrees with sorting by UTF-16 code units:

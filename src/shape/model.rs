@@ -329,7 +329,8 @@ impl Shape {
                 let Some(items) = v.as_array() else {
                     return fail(path, self.describe());
                 };
-                for (i, x) in items.iter().enumerate() {
+                // Only the first item that fails is walked again to name its place.
+                if let Some((i, x)) = items.iter().enumerate().find(|(_, x)| !item.accepts(x)) {
                     let len = path.len();
                     let _ = write!(path, "/{i}");
                     item.check(x, path)?;
@@ -347,7 +348,7 @@ impl Shape {
                 let Some(map) = v.as_object() else {
                     return fail(path, "an object".into());
                 };
-                for (k, x) in map {
+                if let Some((k, x)) = map.iter().find(|(_, x)| !value_shape.accepts(x)) {
                     let len = path.len();
                     push_key(path, k);
                     value_shape.check(x, path)?;
@@ -394,9 +395,14 @@ fn present(v: &Value, keys: &[&str]) -> usize {
 
 fn check_fields(fields: &Fields, map: &Map<String, Value>, path: &mut String) -> Result<(), EncodeError> {
     for f in fields.fields {
+        let x = map.get(f.name);
+        // A field that passes needs no place: only the first failing one is walked again.
+        if x.is_some_and(|x| f.shape.accepts(x)) {
+            continue;
+        }
         let len = path.len();
         push_key(path, f.name);
-        match map.get(f.name) {
+        match x {
             Some(x) => f.shape.check(x, path)?,
             None if f.required => return Err(EncodeError::invalid(path, format!("{} (required)", f.shape.describe()))),
             None => {}
@@ -419,6 +425,10 @@ fn check_fields(fields: &Fields, map: &Map<String, Value>, path: &mut String) ->
 /// Append `key` to a JSON pointer, escaped as RFC 6901 says.
 pub fn push_key(path: &mut String, key: &str) {
     path.push('/');
+    if !key.contains(['~', '/']) {
+        path.push_str(key);
+        return;
+    }
     for c in key.chars() {
         match c {
             '~' => path.push_str("~0"),

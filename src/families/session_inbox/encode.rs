@@ -4,7 +4,7 @@
 //! convert from version 1. Nothing is dropped to make a value fit: a `down` step that cannot
 //! carry a field refuses with `INCOMPATIBLE`.
 
-use crate::canonical::{write_str, write_value};
+use crate::canonical::{write_key, write_number, write_str, write_value};
 use crate::error::{EncodeError, ErrorCode};
 use crate::session_inbox::build::{self, Deliver, Entries, Mirror, Payloads, Wire, CARRIED_KEYS};
 use crate::session_inbox::{producer_version, v0, WIRE_VERSION};
@@ -338,12 +338,10 @@ fn variant(shape: &'static Shape, kind: &str) -> Option<&'static Fields> {
     let Shape::Tagged { tag: "kind", variants } = resolve(shape) else {
         return None;
     };
-    variants.iter().filter_map(|v| object_fields(v)).find(|fields| {
-        fields
-            .fields
-            .iter()
-            .any(|f| f.name == "kind" && matches!(resolve(f.shape), Shape::Const(c) if *c == kind))
-    })
+    variants
+        .iter()
+        .filter_map(|v| object_fields(v))
+        .find(|fields| field(fields, "kind").is_some_and(|f| matches!(resolve(f.shape), Shape::Const(c) if *c == kind)))
 }
 
 fn resolve(mut shape: &'static Shape) -> &'static Shape {
@@ -363,23 +361,63 @@ fn object_fields(shape: &'static Shape) -> Option<&'static Fields> {
 /// `Shape::accepts` of an object given as its fields (each key once). `known`, when given, is a
 /// shape the object is already known to have: see [`accepts_known`].
 fn object_accepts<'a>(
-    fields: &Fields,
+    fields: &'static Fields,
     known: Option<&'static Fields>,
     pieces: impl IntoIterator<Item = (&'a str, Piece<'a>)>,
 ) -> bool {
     let mut required = 0;
+    // The last value accepted, with its shape and known shape (resolved): a send's payload is
+    // both the mirror and `payloads`' one item, checked against the same shape once.
+    let mut accepted: Option<(&Value, &'static Shape, Option<&'static Shape>)> = None;
     for (key, piece) in pieces {
-        let known = known
-            .and_then(|k| k.fields.iter().find(|f| f.name == key))
-            .map(|f| f.shape);
-        match fields.fields.iter().find(|f| f.name == key) {
-            Some(f) if piece_accepts(f.shape, known, &piece) => required += usize::from(f.required),
-            Some(_) => return false,
-            None if fields.strict => return false,
-            None => {}
+        let known = known.and_then(|k| field(k, key)).map(|f| f.shape);
+        let Some(f) = field(fields, key) else {
+            if fields.strict {
+                return false;
+            }
+            continue;
+        };
+        let ok = match (&piece, resolve(f.shape), accepted) {
+            (Piece::One(p), Shape::Array(item), Some((v, s, k)))
+                if core::ptr::eq(*p, v)
+                    && core::ptr::eq(resolve(item), s)
+                    && same_shape(known_array_item(known), k) =>
+            {
+                true
+            }
+            _ => piece_accepts(f.shape, known, &piece),
+        };
+        if !ok {
+            return false;
         }
+        if let Piece::Value(v) = piece {
+            accepted = Some((v, resolve(f.shape), known.map(resolve)));
+        }
+        required += usize::from(f.required);
     }
     required == fields.fields.iter().filter(|f| f.required).count()
+}
+
+/// The declared field `key` of `fields`.
+#[inline]
+fn field(fields: &'static Fields, key: &str) -> Option<&'static crate::shape::Field> {
+    fields.fields.iter().find(|f| f.name == key)
+}
+
+/// The item shape (resolved) of a known array shape.
+fn known_array_item(known: Option<&'static Shape>) -> Option<&'static Shape> {
+    match known.map(resolve) {
+        Some(Shape::Array(item)) => Some(resolve(item)),
+        _ => None,
+    }
+}
+
+fn same_shape(a: Option<&'static Shape>, b: Option<&'static Shape>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => core::ptr::eq(a, b),
+        (None, None) => true,
+        _ => false,
+    }
 }
 
 /// `Shape::accepts` of one piece (already known to have the shape `known`, when given); a shape
@@ -460,7 +498,11 @@ fn accepts(wire: &Wire<'_>, version: u32, known: Option<u32>) -> bool {
             };
             let payloads = match d.payloads {
                 Payloads::One(p) => Piece::One(p),
-                Payloads::List(l) => Piece::Value(l),
+                // `[p]`, as a send's: checked once with the mirror when that is `p`.
+                Payloads::List(l) => match l.as_array().map(Vec::as_slice) {
+                    Some([p]) => Piece::One(p),
+                    _ => Piece::Value(l),
+                },
             };
             let entries = d.entries.as_ref().map(|e| match e {
                 Entries::Send(m) => ("deliveryMetadata", Piece::SendEntry(m)),
@@ -530,25 +572,47 @@ fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) {
             }
             let kind = if send { v0::RAW_SEND } else { "deliver" };
             write_str(kind, fields.key("kind"));
+            // The mirror's text, when `payloads` is `[mirror]`: copied rather than written again.
+            let mut mirror_text = None;
             if version.is_some() || send {
-                write_value(d.mirror.value(), fields.key("payload"));
+                let out = fields.key("payload");
+                let start = out.len();
+                write_value(d.mirror.value(), out);
+                mirror_text = Some(start..out.len());
             }
             if !send {
+                let only = match d.payloads {
+                    Payloads::One(p) => Some(p),
+                    Payloads::List(l) => match l.as_array().map(Vec::as_slice) {
+                        Some([p]) => Some(p),
+                        _ => None,
+                    },
+                };
                 let out = fields.key("payloads");
-                match d.payloads {
-                    Payloads::One(p) => {
+                match (only, mirror_text) {
+                    (Some(p), Some(range)) if matches!(d.mirror, Mirror::Same(m) if core::ptr::eq(m, p)) => {
+                        let text = out[range].to_owned();
+                        out.push('[');
+                        out.push_str(&text);
+                        out.push(']');
+                    }
+                    (Some(p), _) => {
                         out.push('[');
                         write_value(p, out);
                         out.push(']');
                     }
-                    Payloads::List(l) => write_value(l, out),
+                    (None, _) => {
+                        if let Payloads::List(l) = d.payloads {
+                            write_value(l, out);
+                        }
+                    }
                 }
             }
             fields.value("requestId", request_id);
             fields.value("taskDeliveryId", task_delivery_id);
             fields.value("turnPolicy", turn_policy);
             if let Some(n) = version {
-                fields.key("version").push_str(&n.to_string());
+                write_number(&n.into(), fields.key("version"));
             }
             fields.out.push('}');
         }
@@ -573,8 +637,11 @@ impl<'o> ObjectWriter<'o> {
             self.out.push(',');
         }
         self.first = false;
-        write_str(key, self.out);
-        self.out.push(':');
+        // Every key written here is a declared ASCII key: `write_key` takes it.
+        if !write_key(key, self.out) {
+            write_str(key, self.out);
+            self.out.push(':');
+        }
         self.out
     }
 
@@ -595,13 +662,13 @@ fn write_object<'a>(
     let mut extra = extra;
     for (k, v) in entries {
         if let Some((name, n)) = extra.filter(|(name, _)| name < &k.as_str()) {
-            fields.key(name).push_str(&n.to_string());
+            write_number(&n.into(), fields.key(name));
             extra = None;
         }
         write_value(v, fields.key(k));
     }
     if let Some((name, n)) = extra {
-        fields.key(name).push_str(&n.to_string());
+        write_number(&n.into(), fields.key(name));
     }
     fields.out.push('}');
 }
