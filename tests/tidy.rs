@@ -161,25 +161,33 @@ fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
+/// Every source file under `src/` but `lib.rs`: its path from the root, and its code before its
+/// tests.
+fn sources() -> Vec<(String, String)> {
+    let root = common::root();
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    files
+        .into_iter()
+        .map(|path| {
+            let rel = path.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
+            let text = fs::read_to_string(&path).unwrap();
+            (rel, text.split("#[cfg(test)]").next().unwrap_or("").to_string())
+        })
+        .filter(|(rel, _)| rel != "src/lib.rs")
+        .collect()
+}
+
 /// The layout reads top-down: every file of `src/` but `lib.rs` sits in a layer's folder, and
 /// no file imports a module of a layer above its own.
 #[test]
 fn no_layer_imports_one_above_it() {
-    let root = common::root();
-    let mut files = Vec::new();
-    rust_files(&root.join("src"), &mut files);
     let mut found = Vec::new();
-    for path in files {
-        let rel = path.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
-        if rel == "src/lib.rs" {
-            continue;
-        }
+    for (rel, code) in sources() {
         let Some(&(_, level, _)) = LAYERS.iter().find(|(dir, _, _)| rel.starts_with(&format!("{dir}/"))) else {
             found.push(format!("{rel} is in no layer's folder"));
             continue;
         };
-        let text = fs::read_to_string(&path).unwrap();
-        let code = text.split("#[cfg(test)]").next().unwrap_or("");
         for (dir, above, modules) in LAYERS.iter().filter(|(_, l, _)| *l > level) {
             for m in *modules {
                 if code.contains(&format!("crate::{m}::"))
@@ -198,17 +206,8 @@ fn no_layer_imports_one_above_it() {
 /// family.
 #[test]
 fn generic_modules_import_no_family() {
-    let root = common::root();
-    let mut files = Vec::new();
-    rust_files(&root.join("src"), &mut files);
     let mut found = Vec::new();
-    for path in files {
-        let rel = path.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
-        if rel.starts_with("src/families/") || rel == "src/lib.rs" {
-            continue;
-        }
-        let text = fs::read_to_string(&path).unwrap();
-        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    for (rel, code) in sources().into_iter().filter(|(rel, _)| !rel.starts_with("src/families/")) {
         for family in ["session_inbox", "turn_control"] {
             if code.contains(family) {
                 found.push(format!("{rel} names the family {family}: take it as a parameter"));
