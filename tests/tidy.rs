@@ -207,7 +207,10 @@ fn no_layer_imports_one_above_it() {
 #[test]
 fn generic_modules_import_no_family() {
     let mut found = Vec::new();
-    for (rel, code) in sources().into_iter().filter(|(rel, _)| !rel.starts_with("src/families/")) {
+    for (rel, code) in sources()
+        .into_iter()
+        .filter(|(rel, _)| !rel.starts_with("src/families/"))
+    {
         for family in ["session_inbox", "turn_control"] {
             if code.contains(family) {
                 found.push(format!("{rel} names the family {family}: take it as a parameter"));
