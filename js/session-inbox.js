@@ -1,6 +1,6 @@
 // The session inbox decoder's API, shared by its two entries: `hookwire` (js/entry.js, the wasm
 // inlined) and `hookwire/module` (js/module.js, a precompiled module given to `init`).
-import { CAPABILITY_KEY, DETAILS, FAMILY, KINDS, SYMBOLS, TYPE_CODES, WIRE_VERSION } from "./contract.js";
+import { CAPABILITY_KEY, DETAILS, ERROR_CLASS, FAMILY, KINDS, SYMBOLS, TYPE_CODES, WIRE_VERSION } from "./contract.js";
 import { family } from "./decoder.js";
 import { validate } from "./standard-schema.js";
 import { WireError } from "./wire-error.js";
@@ -15,10 +15,11 @@ export const HOOK_METADATA_KEY = CAPABILITY_KEY;
  */
 export class SessionInboxWireError extends WireError {
   constructor(code, message, version, path, expected) {
-    super("session-inbox", code, message, version, path, expected);
+    super(FAMILY, code, message, version, path, expected);
   }
 }
-Object.defineProperty(SessionInboxWireError.prototype, "name", { value: "SessionInboxWireError", writable: true, configurable: true });
+// The family and the class name come from the generated tables (their Rust description).
+Object.defineProperty(SessionInboxWireError.prototype, "name", { value: ERROR_CLASS, writable: true, configurable: true });
 
 /** The family as the decoder core takes it; `X` names its module's decode export. */
 export const SESSION_INBOX = { FAMILY, WIRE_VERSION, S: SYMBOLS, K: KINDS, T: TYPE_CODES, DETAILS, X: "s" };

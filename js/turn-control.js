@@ -1,7 +1,7 @@
 // The turn-control decoder's API, shared by its two entries: `hookwire/turn-control`
 // (js/turn-control-entry.js, the wasm inlined) and `hookwire/turn-control/module`
 // (js/turn-control-module.js, a precompiled module given to `init`).
-import { CAPABILITY_KEY, DETAILS, FAMILY, KINDS, SYMBOLS, TYPE_CODES, WIRE_VERSION } from "./turn-control-contract.js";
+import { CAPABILITY_KEY, DETAILS, ERROR_CLASS, FAMILY, KINDS, SYMBOLS, TYPE_CODES, WIRE_VERSION } from "./turn-control-contract.js";
 import { family } from "./decoder.js";
 import { validate } from "./standard-schema.js";
 import { WireError } from "./wire-error.js";
@@ -11,10 +11,11 @@ export { CAPABILITY_KEY, WireError, WIRE_VERSION };
 /** Why a turn-control value could not be decoded: the only error `decode` throws. */
 export class TurnControlWireError extends WireError {
   constructor(code, message, version, path, expected) {
-    super("turn-control", code, message, version, path, expected);
+    super(FAMILY, code, message, version, path, expected);
   }
 }
-Object.defineProperty(TurnControlWireError.prototype, "name", { value: "TurnControlWireError", writable: true, configurable: true });
+// The family and the class name come from the generated tables (their Rust description).
+Object.defineProperty(TurnControlWireError.prototype, "name", { value: ERROR_CLASS, writable: true, configurable: true });
 
 /** The family as the decoder core takes it; `X` names its module's decode export. */
 export const TURN_CONTROL = { FAMILY, WIRE_VERSION, S: SYMBOLS, K: KINDS, T: TYPE_CODES, DETAILS, X: "t" };

@@ -111,7 +111,7 @@ impl Answer {
         crate::canonical::to_string(&self.to_json())
     }
 
-    /// The answer read back from its JSON form (what a family's `encode` answered as JSON).
+    /// The value of an `Ok` answer, or the answer itself when it refuses.
     pub fn ok(self) -> Result<Value, Answer> {
         match self {
             Answer::Ok(v) => Ok(v),

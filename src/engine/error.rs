@@ -422,6 +422,12 @@ impl EncodeError {
         }
     }
 
+    /// A command whose `kind` is none of `kinds`: `INVALID` at `/kind`, listing them.
+    pub fn not_a_command_kind<'a>(kinds: impl IntoIterator<Item = &'a str>) -> EncodeError {
+        let list: std::vec::Vec<std::string::String> = kinds.into_iter().map(|k| std::format!("\"{k}\"")).collect();
+        EncodeError::invalid("/kind", std::format!("a command kind: one of {}", list.join(" | ")))
+    }
+
     /// An error that is not about a place in the value.
     pub fn other(code: ErrorCode, message: impl Into<std::string::String>) -> EncodeError {
         EncodeError {

@@ -438,7 +438,8 @@ pub fn push_key(path: &mut String, key: &str) {
     }
 }
 
-fn variant_tag(s: &Shape, tag: &str) -> Option<&'static str> {
+/// The value of a variant's tag `tag` (its `Const` field), if it has one.
+pub fn variant_tag(s: &Shape, tag: &str) -> Option<&'static str> {
     match s.resolved() {
         Shape::Object(fields) => fields
             .fields
@@ -815,24 +816,27 @@ pub fn is_variant_of(wire: &'static Shape, d: &Def) -> bool {
             .any(|v| matches!(v, Shape::Named(x) if std::ptr::eq(*x, d)))
 }
 
+/// The fields of the variant of the tagged shape `wire` whose tag is `value` (`kind: "deliver"`),
+/// or none.
+pub fn variant_fields(wire: &'static Shape, value: &str) -> &'static [Field] {
+    let Shape::Named(def) = wire else { return &[] };
+    let Shape::Tagged { tag, variants } = &def.shape else {
+        return &[];
+    };
+    variants
+        .iter()
+        .find(|v| variant_tag(v, tag) == Some(value))
+        .and_then(|v| match v.resolved() {
+            Shape::Object(f) => Some(f.fields),
+            _ => None,
+        })
+        .unwrap_or(&[])
+}
+
 /// The JSON pointers of `shape`'s binary places, `*` standing for any array index or map key
 /// (`/payloads/*/message/*/image`), each with the tag value of the variant it is in (`""` when
 /// the shape is not tagged).
 pub fn binary_places(shape: &'static Shape) -> Vec<(String, String)> {
-    fn tag_of(s: &'static Shape, key: &str) -> &'static str {
-        match s {
-            Shape::Named(d) => tag_of(&d.shape, key),
-            Shape::Object(f) => f
-                .fields
-                .iter()
-                .find_map(|x| match x.shape {
-                    Shape::Const(k) if x.name == key => Some(*k),
-                    _ => None,
-                })
-                .unwrap_or(""),
-            _ => "",
-        }
-    }
     fn walk(s: &'static Shape, at: &str, tag: &str, out: &mut Vec<(String, String)>) {
         match s {
             Shape::Binary => out.push((tag.to_string(), at.to_string())),
@@ -850,7 +854,16 @@ pub fn binary_places(shape: &'static Shape) -> Vec<(String, String)> {
             }
             Shape::Tagged { tag: key, variants } => {
                 for v in variants.iter() {
-                    walk(v, at, if at.is_empty() { tag_of(v, key) } else { tag }, out);
+                    walk(
+                        v,
+                        at,
+                        if at.is_empty() {
+                            variant_tag(v, key).unwrap_or("")
+                        } else {
+                            tag
+                        },
+                        out,
+                    );
                 }
             }
             _ => {}

@@ -8,7 +8,7 @@ use crate::decode::Check;
 use crate::decode::KindSpec;
 use crate::error::{message_template, ErrorCode, What};
 use crate::family::FamilyDesc;
-use crate::shape::{binary_places, is_variant_of, named_defs, render_ts_def, typescript, Shape};
+use crate::shape::{binary_places, is_variant_of, named_defs, render_ts_def, typescript, variant_fields, Shape};
 use std::fmt::Write as _;
 
 /// The current version's complete wire shape of `f`.
@@ -118,25 +118,6 @@ fn checked(check: Check) -> &'static str {
         }
         Check::OneOf(_) => "checked at decode: one of the declared strings",
     }
-}
-
-/// The variant of `wire` whose `kind` is `kind`, as its object fields.
-fn variant_fields(wire: &'static Shape, kind: &str) -> &'static [crate::shape::Field] {
-    let Shape::Named(def) = wire else { return &[] };
-    let Shape::Tagged { variants, .. } = &def.shape else {
-        return &[];
-    };
-    for v in variants.iter() {
-        let Shape::Named(d) = v else { continue };
-        let Shape::Object(f) = &d.shape else { continue };
-        if f.fields
-            .iter()
-            .any(|x| x.name == "kind" && matches!(x.shape, Shape::Const(k) if *k == kind))
-        {
-            return f.fields;
-        }
-    }
-    &[]
 }
 
 fn decoded_type(f: &FamilyDesc, spec: &KindSpec) -> (String, String) {

@@ -31,8 +31,6 @@ pub const COMMAND_KINDS: &[&str] = &[
     "cancel",
 ];
 
-/// The optional fields a `send` command carries over unchanged.
-const SEND_CARRIED: &[&str] = &["auth", "caller", "requestId", "taskDeliveryId", "turnPolicy"];
 
 /// Build the complete, not yet validated current value for `command`, taking the command by
 /// value so nothing is copied but the mirror.
@@ -65,14 +63,7 @@ pub fn build(command: Value) -> Result<Value, EncodeError> {
             }
             cmd
         }
-        _ => {
-            let list = COMMAND_KINDS
-                .iter()
-                .map(|k| format!("\"{k}\""))
-                .collect::<Vec<_>>()
-                .join(" | ");
-            return Err(EncodeError::invalid("/kind", format!("a command kind: one of {list}")));
-        }
+        _ => return Err(EncodeError::not_a_command_kind(COMMAND_KINDS.iter().copied())),
     };
     out.insert("version".into(), json!(WIRE_VERSION));
     Ok(Value::Object(out))
@@ -103,7 +94,7 @@ fn build_send(mut cmd: Map<String, Value>) -> Result<Map<String, Value>, EncodeE
         entry.insert("payloadIndex".into(), json!(0));
         out.insert("deliveryMetadata".into(), Value::Array(vec![Value::Object(entry)]));
     }
-    for &key in SEND_CARRIED {
+    for key in CARRIED_KEYS {
         if let Some(v) = cmd.remove(key) {
             out.insert(key.into(), v);
         }

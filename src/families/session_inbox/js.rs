@@ -5,7 +5,7 @@
 use crate::family::JsFace;
 use crate::session_inbox::target::InboxTokens;
 use crate::session_inbox::{producer_version, HOOK_METADATA_KEY, WIRE_VERSION};
-use crate::shape::{is_variant_of, named_defs, render_ts_def, typescript, Shape};
+use crate::shape::{is_variant_of, named_defs, render_ts_def, typescript, variant_fields, Shape};
 use crate::What;
 use std::fmt::Write as _;
 
@@ -82,27 +82,11 @@ export { HOOK_METADATA_KEY, SessionInboxWireError, WireError, WIRE_VERSION } fro
 /// The fields a send carries into the deliver it becomes (`build::CARRIED_KEYS`), typed as the
 /// current deliver declares them.
 fn carried(wire: &'static Shape) -> String {
-    let Shape::Named(def) = wire else { return String::new() };
-    let Shape::Tagged { variants, .. } = &def.shape else {
-        return String::new();
-    };
-    let deliver = variants.iter().find_map(|v| match v {
-        Shape::Named(d) => match &d.shape {
-            Shape::Object(f)
-                if f.fields
-                    .iter()
-                    .any(|x| x.name == "kind" && matches!(x.shape, Shape::Const("deliver"))) =>
-            {
-                Some(f.fields)
-            }
-            _ => None,
-        },
-        _ => None,
-    });
+    let deliver = variant_fields(wire, "deliver");
     crate::session_inbox::build::CARRIED_KEYS
         .iter()
         .filter_map(|key| {
-            let field = deliver?.iter().find(|x| x.name == *key)?;
+            let field = deliver.iter().find(|x| x.name == *key)?;
             Some(format!("readonly {key}?: {};", typescript(field.shape)))
         })
         .collect::<Vec<_>>()

@@ -8,15 +8,10 @@ use crate::error::{EncodeError, ErrorCode};
 use crate::turn_control::{v1, PRODUCER, WIRE_VERSION};
 use serde_json::{json, Value};
 
-/// The kinds a command may have.
-pub const COMMAND_KINDS: &[&str] = &[
-    "turn-result",
-    "turn-error",
-    "turn-continuation-token",
-    "turn-delivery-request",
-    "turn-delivery-accepted",
-    "turn-delivery-cancelled",
-];
+/// The kinds a command may have: the kinds of the current version, from the symbol table.
+fn command_kinds() -> impl Iterator<Item = &'static str> {
+    crate::turn_control::KIND_SYMS.iter().map(|s| crate::turn_control::symbols::SYMBOLS[s.0 as usize])
+}
 
 /// A target given as JSON: `{"version": N}` with N in 0 ..= current (no other key).
 ///
@@ -61,14 +56,9 @@ pub fn encode(command: Value, target: u32) -> Result<Value, EncodeError> {
     if !map
         .get("kind")
         .and_then(Value::as_str)
-        .is_some_and(|k| COMMAND_KINDS.contains(&k))
+        .is_some_and(|k| command_kinds().any(|c| c == k))
     {
-        let list = COMMAND_KINDS
-            .iter()
-            .map(|k| format!("\"{k}\""))
-            .collect::<Vec<_>>()
-            .join(" | ");
-        return Err(EncodeError::invalid("/kind", format!("a command kind: one of {list}")));
+        return Err(EncodeError::not_a_command_kind(command_kinds()));
     }
     if map.contains_key("version") {
         return Err(EncodeError::invalid(
