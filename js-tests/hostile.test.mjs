@@ -259,13 +259,16 @@ test("what decode checks is what it returns, however a getter answers", () => {
     return () => (n++ ? b : a);
   };
   // [value, outcome]: a legacy deliver is checked, then copied (a second read), and the copy's
-  // envelope is checked again before it is projected.
+  // envelope is checked again before it is projected. A value at the current version has its
+  // `kind` read once, with its version: the declared-version checks and the envelope see the same
+  // kind.
   const cases = [
     [() => ({ kind: "deliver", get payloads() { return this.p(); }, p: flip([{}], "not an array") }), "INVALID /payloads"],
     [() => ({ kind: "deliver", version: 6, payload: {}, get payloads() { return this.p(); }, p: flip([{}], "not an array") }), '{"kind":"deliver","payloads":[{}]}'],
     [() => ({ kind: "deliver", get payloads() { return this.p(); }, p: flip("not an array", [{}]) }), "LEGACY_SHAPE"],
     [() => ({ get kind() { return this.k(); }, k: flip("deliver", "reset"), payloads: [{}], reason: 5 }), "INVALID /reason"],
-    [() => ({ version: 6, get kind() { return this.k(); }, k: flip("reset", "deliver"), reason: "r" }), "INVALID /payloads"],
+    [() => ({ version: 6, get kind() { return this.k(); }, k: flip("reset", "deliver"), reason: "r" }), '{"kind":"reset","reason":"r"}'],
+    [() => ({ version: 6, get kind() { return this.k(); }, k: flip("deliver", "reset"), payloads: [], reason: "r" }), "MISDECLARED_VERSION"],
     [() => ({ kind: "send", get payload() { return this.p(); }, p: flip({ message: "m" }, "not an object") }), '{"kind":"deliver","payloads":[{"message":"m"}]}'],
   ];
   for (const [make, want] of cases) {

@@ -5,7 +5,7 @@ export const WIRE_VERSION = 6;
 export const CAPABILITY_KEY = "sessionInboxWireVersion";
 export const TYPE_CODES = { null: 1, boolean: 2, number: 3, string: 4, array: 5, object: 6, other: 7 };
 export const SYMBOLS = ["version", "kind", "payload", "payloads", "auth", "caller", "deliveryMetadata", "requestId", "taskDeliveryId", "turnPolicy", "delivery", "payloadIndex", "reason", "taskId", "turnId", "deliver", "send", "session-timeout", "clear", "compact", "reset", "cancel", "tasks", "task", "inputRequests", "agentRequests", "replyTo", "hookPayload", "childContinuationToken", "event", "requests", "request", "sequence", "stepIndex", "queue", "steer"];
-export const KINDS = [[15, 3, 4, 5, 6, 7, 8, 9], [17], [18], [19], [20, 12], [21, 13, 22, 14]];
+export const KINDS = [[15, 259, 4, 5, 262, 7, 8, 9], [17], [18], [19], [20, 12], [21, 13, 22, 14]];
 export const CODES = ["", "NOT_OBJECT", "MALFORMED_VERSION", "NEWER_VERSION", "MIGRATION", "LEGACY_SHAPE", "UNKNOWN_KIND", "MISDECLARED_VERSION", "INVALID", "UNSUPPORTED_TARGET", "RUN_MISMATCH", "INCOMPATIBLE", "HOOK_NOT_FOUND", "LOOKUP_FAILED"];
 export const DETAILS = [
   "",

@@ -12,30 +12,30 @@
 // and a family's details: the build packs the three as text, split on "|" at the first error
 // (MESSAGES holds each code's template at the code's index), so a fresh context that decodes
 // without one never builds them.
-import { CODES, MESSAGES } from "hookwire:codes";
-import { host, IMPORTS, state, typeCodes, V } from "./host.js";
+import { CODES, MESSAGES, NOT_OBJECT } from "hookwire:codes";
+import { host, IMPORTS, state, V } from "./host.js";
+import { WireError } from "./wire-error.js";
 
 /** The pages of a decoder's memory (its import's minimum; scripts/build-pkg.mjs checks both modules). */
 export const PAGES = 2;
-/** The codes and message templates, once parsed. */
+/** The codes and the message templates (each at its code's index), once parsed. */
 let errors = null;
-function errorTables() {
-  const codes = CODES.split("|");
-  const templates = MESSAGES.split("|");
-  return { codes, messages: Object.fromEntries(codes.map((code, i) => [code, templates[i]])) };
-}
 
 /**
  * The decoder of family `f` — its generated tables (`FAMILY`, `WIRE_VERSION`, `S` symbols, `K`
- * kinds, `T` the JSON type codes, `DETAILS` as the build packs them: one string, split on "|" at the first error) and `X`,
- * the name of its module's decode export — throwing `ErrorClass(code, message, version, path,
- * expected)` and nothing else.
+ * kinds with their fields' read checks, `DETAILS` as the build packs them: one string, split on
+ * "|" at the first error) and `X`, the name of its module's decode export — throwing an
+ * `ErrorClass` and nothing else. `ErrorClass(code, message, version, path, expected)` must be a
+ * subclass of WireError whose constructor only calls `super(f.FAMILY, code, …)`: a decode makes
+ * its error as a WireError given ErrorClass's prototype, which is the same object without a
+ * constructor call between (each one makes an error's stack capture cost more).
  */
 export function family(f, ErrorClass) {
-  typeCodes(f.T);
   let failure = null;
   let module = null;
   let wasm = null;
+  /** The decode export of the current instance. */
+  let run = null;
   /** The memory of the current instance, and the one its first instance takes. */
   let memory = null;
   let first = null;
@@ -52,19 +52,34 @@ export function family(f, ErrorClass) {
     memory = host[0] = first ?? new WebAssembly.Memory({ initial: PAGES });
     first = null;
     wasm = new WebAssembly.Instance(module, IMPORTS).exports;
+    run = wasm[f.X];
     stale = false;
   }
 
   /** This family's details, once parsed. */
   let details = null;
-  const detailOf = (what) => (details ??= f.DETAILS.split("|"))[what];
-  const message = (code, version, detail, path) =>
-    (errors ??= errorTables()).messages[code]
-      .replace("{version}", String(version))
-      .replace("{current}", String(f.WIRE_VERSION))
-      .replace("{path}", path)
+  /**
+   * The arguments of the error of code `c` (its index), about `version` (NaN: none); `where`,
+   * the detail (its index) plus 256 × (1 + the symbol of the field it is at), `index` the element
+   * there (-1: none), as the module answers them. The error itself is made where it is thrown:
+   * each frame between adds to the stack an error captures.
+   */
+  const fail = (c, version, where, index) => {
+    const [codes, templates] = (errors ??= [CODES.split("|"), MESSAGES.split("|")]);
+    const detail = (details ??= f.DETAILS.split("|"))[where & 255];
+    const key = (where >> 8) - 1;
+    // No key a decode names needs a JSON pointer escape (tests/generated.rs checks it).
+    const path = key < 0 ? undefined : `/${f.S[key]}${index < 0 ? "" : `/${index}`}`;
+    const text = templates[c]
+      .replace("{version}", version)
+      .replace("{current}", f.WIRE_VERSION)
+      .replace("{path}", path ?? "")
       .replace("{detail}", detail);
-  const unreadable = () => new ErrorClass("NOT_OBJECT", message("NOT_OBJECT", NaN, detailOf(7), ""));
+    // NaN (no version) is the one value not equal to itself.
+    return [codes[c], text, version === version ? version : undefined, path, path && detail];
+  };
+  /** A value some read of which threw. */
+  const unreadable = () => fail(NOT_OBJECT, NaN, 7, -1);
 
   return {
     /**
@@ -90,45 +105,47 @@ export function family(f, ErrorClass) {
 
     decode(value) {
       if (failure !== null) throw failure;
+      /** The arguments of the error this decode throws. */
+      let why;
       // Decodes nested in getters (even of the value itself) stop four deep: each level may read a
       // key more than once, so unbounded nesting would multiply the work at every level.
-      if (running > 3) throw unreadable();
-      if (stale) instantiate();
-      // This decode's instance: errors are read from it even if a nested decode replaced it.
-      const w = wasm;
-      const base = V.length;
-      const failures = state.x;
-      const was = state.F;
-      state.F = f;
-      let r = -2;
-      running++;
-      try {
-        V[base] = value;
-        r = w[f.X](base);
-      } catch {
-        // Something unwound through the module (the stack ran out inside a getter, say): its stack
-        // pointer cannot be trusted any more, so the next decode runs on a fresh instance (not
-        // this one's callers: a decode that is still running keeps its own).
-        stale = true;
+      if (running > 3) why = unreadable();
+      else {
+        if (stale) instantiate();
+        // This decode's instance: errors are read from it even if a nested decode replaced it.
+        const w = wasm;
+        const go = run;
+        const base = state.n;
+        const failures = state.x;
+        const was = state.F;
+        state.F = f;
+        let r = -2;
+        running++;
+        try {
+          V[base] = value;
+          state.n = base + 1;
+          r = go(base);
+        } catch {
+          // Something unwound through the module (the stack ran out inside a getter, say): its
+          // stack pointer cannot be trusted any more, so the next decode runs on a fresh instance
+          // (not this one's callers: a decode that is still running keeps its own).
+          stale = true;
+        }
+        running--;
+        state.F = was;
+        const out = V[r];
+        // Release the values this decode held (a long walk's slots are given back).
+        for (let i = base; i < state.n; i++) V[i] = undefined;
+        if (state.n > 4096) V.length = base;
+        state.n = base;
+        // A read failed during this decode; the count is restored so a nested decode cannot leak.
+        const failed = state.x !== failures;
+        state.x = failures;
+        if (!failed && r >= 0) return out;
+        why = failed || r < -1 ? unreadable() : fail(w.c(), w.v(), w.e(), w.i());
       }
-      running--;
-      state.F = was;
-      const out = V[r];
-      V.length = base;
-      // A read failed during this decode; the count is restored so a nested decode cannot leak.
-      const failed = state.x !== failures;
-      state.x = failures;
-      if (failed || r < -1) throw unreadable();
-      if (r >= 0) return out;
-      const code = (errors ??= errorTables()).codes[w.c()];
-      const version = w.v();
-      const where = w.e();
-      const detail = detailOf(where & 255);
-      const key = (where >> 8) - 1;
-      const index = w.i();
-      // No key a decode names needs a JSON pointer escape (tests/generated.rs checks it).
-      const path = key < 0 ? undefined : `/${f.S[key]}${index < 0 ? "" : `/${index}`}`;
-      throw new ErrorClass(code, message(code, version, detail, path ?? ""), Number.isNaN(version) ? undefined : version, path, path && detail);
+      // Made here, as an ErrorClass (see above), so that the stack it captures starts at this frame.
+      throw Object.setPrototypeOf(new WireError(f.FAMILY, ...why), ErrorClass.prototype);
     },
     /**
      * The decoder's own resources: wasm linear memory bytes, table slots (none: values travel as
@@ -137,7 +154,7 @@ export function family(f, ErrorClass) {
      */
     memoryStats() {
       if (failure !== null) throw failure;
-      return { memoryBytes: memory.buffer.byteLength, tableSlots: 0, handles: V.length };
+      return { memoryBytes: memory.buffer.byteLength, tableSlots: 0, handles: state.n };
     },
   };
 }

@@ -4,13 +4,14 @@
 // by index into the symbol table of the family being decoded (`state.F`, which js/decoder.js sets
 // around a decode); every read that could throw (a getter, a proxy trap) is caught here and
 // counted (`state.x`), and js/decoder.js compares the count before and after a decode, so a
-// decode that hit one reports it instead of guessing. A decode pushes onto `V` and the decoder
-// truncates it back afterwards (a nested decode, from a getter, stacks above and truncates to its
-// own base).
+// decode that hit one reports it instead of guessing. A decode holds values in `V` from
+// `state.n` up and the decoder clears them afterwards (a nested decode, from a getter, stacks
+// above and clears down to its own base).
 //
 // Reads see own properties only (an own getter is one; a value inherited from a prototype, such
 // as a polluted Object.prototype.kind, is not), and no inherited setter ever runs on the objects
 // the decoder builds (a key their prototype has is defined, not assigned).
+import { ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, OTHER, STRING } from "hookwire:codes";
 import { define } from "./wire-error.js";
 
 /**
@@ -18,43 +19,60 @@ import { define } from "./wire-error.js";
  * never meets an inherited setter (Array.prototype[0] can have one).
  */
 export const V = Object.setPrototypeOf([], null);
-const hold = (v) => ((V[V.length] = v), V.length - 1);
+const hold = (v) => ((V[state.n] = v), state.n++);
+/**
+ * Set o[k] = v on an object built here, on Object.prototype: only a key that prototype has can
+ * hit a setter, and such a key is defined instead.
+ */
+const put = (o, k, v) => (k in Object.prototype ? define(o, k, v) : (o[k] = v));
 /** o[k] if it is o's own property, else undefined: an inherited property is never read (an inherited getter never runs). */
 const own = (o, k) => (Object.hasOwn(o, k) ? o[k] : undefined);
 // The JSON type codes are the decoder's `Type` discriminants, generated from Rust: each family's
-// tables carry the same `TYPE_CODES` (the build checks they agree), set here as a family starts.
-let NULL, BOOLEAN, NUMBER, STRING, ARRAY, OBJECT, OTHER;
-/** Take the type codes of a family's generated tables (`TYPE_CODES`). */
-export const typeCodes = (T) => ({ null: NULL, boolean: BOOLEAN, number: NUMBER, string: STRING, array: ARRAY, object: OBJECT, other: OTHER } = T);
+// tables carry the same `TYPE_CODES` (the build checks they agree and gives them as constants).
 /** `t`'s code of v, or `other` for what JSON cannot hold (Array.isArray throws for a revoked proxy). */
 const typeCode = (v, other, t = typeof v) =>
   v === null ? NULL : t === "object" ? (Array.isArray(v) ? ARRAY : OBJECT) : t === "boolean" ? BOOLEAN : t === "number" ? NUMBER : t === "string" ? STRING : other;
 
-/** What a decode shares with the imports: `F`, the family being decoded (its symbols `S` and kinds `K`); `x`, how many reads failed. */
-export const state = { F: null, x: 0 };
+/**
+ * What a decode shares with the imports: `F`, the family being decoded (its symbols `S` and
+ * kinds `K`); `x`, how many reads failed; `n`, how many handles are in use (`V` is not truncated
+ * between decodes: its slots are cleared, and it keeps its length to be filled again without
+ * growing).
+ */
+export const state = { F: null, x: 0, n: 0 };
 
 /**
  * The names of the decoders' imports (module "a") as src/wasm.rs declares them, in the order of
  * `host`: scripts/build-pkg.mjs renames each to its index here, so that one array serves every
  * family's module (an array of functions is the cheapest import object a fresh context makes).
  */
-export const NAMES = /* @__PURE__ */ "memory type num get fields project which len objects at copy object array array1 symbol number push set".split(" ");
+export const NAMES = /* @__PURE__ */ "memory type num get fields head which len objects at copy object array array1 symbol number push set".split(" ");
 
 /**
- * len: the length of the array V[h]: a valid array length, or a counted failure. Past 2^20
+ * The length of the array `a`: a valid array length, or a counted failure. Past 2^20
  * (1,048,576) the array's own keys must be able to back the length: a sparse array or a proxy
  * can claim any length up to 2^32 − 1 at no cost, and the loops over it (here and in the
  * declared-version checks) would then run, and hold handles, for billions of elements that
  * are not there. So no loop over an array runs more than 2^20 times beyond what the array holds.
  */
-const len = (h) => {
+const lengthOf = (a) => {
   try {
-    const a = V[h];
     const n = a.length;
     if (n >>> 0 === n && (n <= 1 << 20 || Object.keys(a).length >= n)) return n;
   } catch {}
   state.x++;
   return 0;
+};
+/** len: the length of the array V[h] (lengthOf). */
+const len = (h) => lengthOf(V[h]);
+/** The index of the first element of the array `a` that is not an own non-null, non-array object, or -1 (reading it may throw). */
+const firstNonObject = (a) => {
+  const n = lengthOf(a);
+  for (let i = 0; i < n; i++) {
+    const x = own(a, i);
+    if (typeof x !== "object" || x === null || Array.isArray(x)) return i;
+  }
+  return -1;
 };
 
 /** The imports, by index (NAMES); the first is the memory of the instance being made. */
@@ -96,46 +114,69 @@ export const host = [
    * fields: the own properties of V[obj] that the kind F.K[kind] keeps (its symbols after the
    * first), read at once: held at consecutive handles from `base`, answered as base × 2^24 plus
    * 3 bits per field: 0 absent (undefined, inherited, or reading it threw), 7 a value JSON cannot
-   * hold, else `t`'s code.
+   * hold, else `t`'s code. A field whose entry in F.K carries a check (256 × the check, added to
+   * its symbol) is checked as it is read: 1, an array whose every element is an object; 2, an
+   * object whose own `kind` is a string; one that fails is answered 7 (the decoder then asks its
+   * type). The object `{kind, …}` of every field found, the decode's normalized output if the
+   * fields pass, is held after them.
    */
   (obj, kind) => {
     const o = V[obj];
     const { S, K } = state.F;
     const keys = K[kind];
-    const base = V.length;
+    const n = keys.length - 1;
+    const base = state.n;
+    const out = { kind: S[keys[0]] };
     let types = 0;
-    for (let i = 1; i < keys.length; i++) {
+    for (let i = 0; i < n; i++) {
+      const check = keys[i + 1] >> 8;
+      const k = S[keys[i + 1] & 255];
       let v;
       let t = 0;
       try {
-        v = own(o, S[keys[i]]);
-        if (v !== undefined) t = typeCode(v, OTHER);
+        v = own(o, k);
+        if (v !== undefined) {
+          t = typeCode(v, OTHER);
+          if (check === 1 ? t === ARRAY && firstNonObject(v) >= 0 : check === 2 && t === OBJECT && typeof own(v, S[1]) !== "string") t = OTHER;
+        }
       } catch {
         state.x++;
         v = undefined;
         t = 0;
       }
-      V[base + i - 1] = v;
-      types |= t << (3 * (i - 1));
+      V[base + i] = v;
+      if (t !== 0) {
+        put(out, k, v);
+      }
+      types |= t << (3 * i);
     }
+    V[base + n] = out;
+    state.n = base + n + 1;
     return base * 16777216 + types;
   },
   /**
-   * project: a new object `{kind, …}` with the values held from `base` whose bit is set in
-   * `present`, under the keys of F.K[kind]: a decode's normalized output, in one call.
+   * head: V[h]'s type code; for an object, also its own `version` (bits 3–4: absent 0, an
+   * integer from 0 to 32767 1 — held in bits 16 and up —, another number 2, not a number 3) and
+   * the symbol index + 1 of its own `kind` string (bits 5–15; 0 when none): what every decode
+   * asks first, in one call.
    */
-  (kind, base, present) => {
-    const { S, K } = state.F;
-    const keys = K[kind];
-    const out = { kind: S[keys[0]] };
-    for (let i = 0; present >>> i !== 0; i++) {
-      if (((present >>> i) & 1) === 0) continue;
-      const k = S[keys[i + 1]];
-      // Built here, on Object.prototype: only a key that prototype has can hit a setter.
-      if (k in Object.prototype) define(out, k, V[base + i]);
-      else out[k] = V[base + i];
+  (h) => {
+    let answer = 0;
+    try {
+      const o = V[h];
+      answer = typeCode(o, 0);
+      if (answer === OBJECT) {
+        const { S } = state.F;
+        const version = own(o, S[0]);
+        const kind = own(o, S[1]);
+        // An integer from 0 to 32767 is itself masked to 15 bits (-0 too; NaN never).
+        if (version !== undefined) answer |= typeof version !== "number" ? 24 : version === (version & 32767) ? 8 | (version << 16) : 16;
+        if (typeof kind === "string") answer |= (S.indexOf(kind) + 1) << 5;
+      }
+    } catch {
+      state.x++;
     }
-    return hold(out);
+    return answer;
   },
   /** which: the symbol index of the string V[h], or -1. */
   (h) => {
@@ -146,14 +187,8 @@ export const host = [
   len,
   /** objects: the index of the first element of the array V[h] that is not an own non-null, non-array object, or -1. */
   (h) => {
-    const n = len(h);
     try {
-      const a = V[h];
-      for (let i = 0; i < n; i++) {
-        const x = own(a, i);
-        if (typeof x !== "object" || x === null || Array.isArray(x)) return i;
-      }
-      return -1;
+      return firstNonObject(V[h]);
     } catch {
       state.x++;
       return 0;
@@ -180,8 +215,7 @@ export const host = [
       const src = V[h];
       const out = {};
       for (const k of Object.keys(src)) {
-        if (k in Object.prototype) define(out, k, src[k]);
-        else out[k] = src[k];
+        put(out, k, src[k]);
       }
       return hold(out);
     } catch {
@@ -217,9 +251,7 @@ export const host = [
   /** set */
   (obj, key, h) => {
     const k = state.F.S[key];
-    // The object was built here, on Object.prototype: only a key that prototype has can hit a setter.
-    if (k in Object.prototype) define(V[obj], k, V[h]);
-    else V[obj][k] = V[h];
+    put(V[obj], k, V[h]);
   },
 ];
 

@@ -1,6 +1,6 @@
 // The session inbox decoder's API, shared by its two entries: `hookwire` (js/entry.js, the wasm
 // inlined) and `hookwire/module` (js/module.js, a precompiled module given to `init`).
-import { CAPABILITY_KEY, DETAILS, ERROR_CLASS, FAMILY, KINDS, SYMBOLS, TYPE_CODES, WIRE_VERSION } from "./contract.js";
+import { CAPABILITY_KEY, DETAILS, ERROR_CLASS, FAMILY, KINDS, SYMBOLS, WIRE_VERSION } from "./contract.js";
 import { family } from "./decoder.js";
 import { validate } from "./standard-schema.js";
 import { WireError } from "./wire-error.js";
@@ -22,7 +22,7 @@ export class SessionInboxWireError extends WireError {
 Object.defineProperty(SessionInboxWireError.prototype, "name", { value: ERROR_CLASS, writable: true, configurable: true });
 
 /** The family as the decoder core takes it; `X` names its module's decode export. */
-export const SESSION_INBOX = { FAMILY, WIRE_VERSION, S: SYMBOLS, K: KINDS, T: TYPE_CODES, DETAILS, X: "s" };
+export const SESSION_INBOX = { FAMILY, WIRE_VERSION, S: SYMBOLS, K: KINDS, DETAILS, X: "s" };
 /** The decoder, started by the entry (js/entry.js or js/module.js). */
 export const session = family(SESSION_INBOX, SessionInboxWireError);
 

@@ -5,7 +5,7 @@ export const WIRE_VERSION = 1;
 export const CAPABILITY_KEY = "turnControlWireVersion";
 export const TYPE_CODES = { null: 1, boolean: 2, number: 3, string: 4, array: 5, object: 6, other: 7 };
 export const SYMBOLS = ["version", "kind", "action", "bufferedDeliveries", "error", "continuationToken", "inboxToken", "requestId", "turn-result", "turn-error", "turn-continuation-token", "turn-delivery-request", "turn-delivery-accepted", "turn-delivery-cancelled"];
-export const KINDS = [[8, 2, 3], [9, 4], [10, 5], [11, 5, 6, 7], [12, 7], [13, 7]];
+export const KINDS = [[8, 514, 259], [9, 4], [10, 5], [11, 5, 6, 7], [12, 7], [13, 7]];
 export const CODES = ["", "NOT_OBJECT", "MALFORMED_VERSION", "NEWER_VERSION", "MIGRATION", "LEGACY_SHAPE", "UNKNOWN_KIND", "MISDECLARED_VERSION", "INVALID", "UNSUPPORTED_TARGET", "RUN_MISMATCH", "INCOMPATIBLE", "HOOK_NOT_FOUND", "LOOKUP_FAILED"];
 export const DETAILS = [
   "",

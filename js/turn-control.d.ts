@@ -136,17 +136,21 @@ export interface HookwireSchema<Input, Output> extends StandardSchemaV1<Input, O
   };
 }
 
-/** The base of every family's error class: one class, shared by every hookwire entry in a realm. */
+/**
+ * The base of every family's error class: one class, shared by every hookwire entry in a realm.
+ * Every error has the same own keys (`family`, `code`, `version`, `path`, `expected`), `undefined`
+ * where one says nothing.
+ */
 export declare class WireError extends Error {
   /** The family whose value could not be decoded or encoded (`session-inbox`, `turn-control`). */
   readonly family: string;
   readonly code: WireErrorCode | TransportErrorCode;
   /** The version involved, when there is one (the value's, or the version that cannot carry it). */
-  readonly version?: number;
+  readonly version?: number | undefined;
   /** INVALID (and INCOMPATIBLE from the encoder): a JSON pointer to the offending place. */
-  readonly path?: string;
+  readonly path?: string | undefined;
   /** INVALID: what was expected there. */
-  readonly expected?: string;
+  readonly expected?: string | undefined;
 }
 
 /** Why a turn-control value could not be decoded. The only error `decode` throws. */

@@ -1,7 +1,7 @@
 // The turn-control decoder's API, shared by its two entries: `hookwire/turn-control`
 // (js/turn-control-entry.js, the wasm inlined) and `hookwire/turn-control/module`
 // (js/turn-control-module.js, a precompiled module given to `init`).
-import { CAPABILITY_KEY, DETAILS, ERROR_CLASS, FAMILY, KINDS, SYMBOLS, TYPE_CODES, WIRE_VERSION } from "./turn-control-contract.js";
+import { CAPABILITY_KEY, DETAILS, ERROR_CLASS, FAMILY, KINDS, SYMBOLS, WIRE_VERSION } from "./turn-control-contract.js";
 import { family } from "./decoder.js";
 import { validate } from "./standard-schema.js";
 import { WireError } from "./wire-error.js";
@@ -18,7 +18,7 @@ export class TurnControlWireError extends WireError {
 Object.defineProperty(TurnControlWireError.prototype, "name", { value: ERROR_CLASS, writable: true, configurable: true });
 
 /** The family as the decoder core takes it; `X` names its module's decode export. */
-export const TURN_CONTROL = { FAMILY, WIRE_VERSION, S: SYMBOLS, K: KINDS, T: TYPE_CODES, DETAILS, X: "t" };
+export const TURN_CONTROL = { FAMILY, WIRE_VERSION, S: SYMBOLS, K: KINDS, DETAILS, X: "t" };
 /** The decoder, started by the entry (js/turn-control-entry.js or js/turn-control-module.js). */
 export const turnControl = family(TURN_CONTROL, TurnControlWireError);
 

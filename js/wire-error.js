@@ -7,14 +7,23 @@ const KEY = Symbol.for("hookwire.WireError");
 /** Own data properties, defined (an assignment could run a setter on Object.prototype). */
 export const define = (o, k, value) => Object.defineProperty(o, k, { value, writable: true, enumerable: true, configurable: true });
 
-/** The constructor's parameters, by position. */
-const FIELDS = "family code message version path expected".split(" ");
-
 class WireErrorBase extends Error {
+  // Class fields are defined (own data properties, before the constructor's body runs), so
+  // assigning them runs no setter; every error has the same own keys, `undefined` where a field
+  // says nothing. (Defining a property on an error that captured its stack costs more than
+  // making the error.)
+  family;
+  code;
+  version;
+  path;
+  expected;
   constructor(family, code, message, version, path, expected) {
     super(message);
-    // Every field but the message (Error's own), in this order, when it is not undefined.
-    for (let i = 0; i < 6; i++) if (i !== 2 && arguments[i] !== undefined) define(this, FIELDS[i], arguments[i]);
+    this.family = family;
+    this.code = code;
+    this.version = version;
+    this.path = path;
+    this.expected = expected;
   }
 }
 Object.defineProperty(WireErrorBase.prototype, "name", { value: "WireError", writable: true, configurable: true });

@@ -137,7 +137,8 @@ const UNPACK = unpacker(binaryen);
  * exports the names below (the decode export is named after the family: js/init.js tells the
  * modules apart by it).
  */
-const { NAMES } = await import(pathToFileURL(join(root, "js", "host.js")).href);
+const NAMES = /export const NAMES = \/\* @__PURE__ \*\/ "([^"]+)"\.split\(" "\)/.exec(readFileSync(join(root, "js", "host.js"), "utf8"))?.[1].split(" ");
+if (!NAMES) throw new Error("js/host.js no longer declares NAMES as one string split on spaces");
 const IMPORT_NAMES = Object.fromEntries(NAMES.map((n, i) => [n, String(i)]));
 const EXPORT_NAMES = { error_code: "c", error_version: "v", error_detail: "e", error_index: "i" };
 /**
@@ -482,8 +483,13 @@ const shared = (c) => JSON.stringify({ CODES: c.CODES, MESSAGES: c.MESSAGES, TYP
 if (shared(contracts["contract.js"]) !== shared(contracts["turn-control-contract.js"])) {
   throw new Error("js/contract.js and js/turn-control-contract.js differ in CODES, MESSAGES or TYPE_CODES");
 }
-const { CODES, MESSAGES } = contracts["contract.js"];
-writeFileSync(join(work, "codes.js"), packedModule({ CODES, MESSAGES }));
+const { CODES, MESSAGES, TYPE_CODES } = contracts["contract.js"];
+// The type codes as constants (js/host.js imports them by their upper-case names), which the
+// bundler then writes in place.
+const typeCodes = Object.entries(TYPE_CODES).map(([t, code]) => `export const ${t.toUpperCase()} = ${code};\n`).join("");
+// The code a read that threw is (the decoder's own error, js/decoder.js), by its index.
+const notObject = `export const NOT_OBJECT = ${CODES.indexOf("NOT_OBJECT")};\n`;
+writeFileSync(join(work, "codes.js"), packedModule({ CODES, MESSAGES }) + typeCodes + notObject);
 
 // Self-contained files, one per entry: what `require` loads, and what runs by itself (an edge
 // function, a vm context handed the file's text).

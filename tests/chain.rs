@@ -2,7 +2,7 @@
 //! registries, which must fail with MIGRATION and never return a value.
 
 use hookwire::chain::{run, Chain, Step, Walked};
-use hookwire::host::Host;
+use hookwire::host::{Host, Sym};
 use hookwire::json::JsonHost;
 use hookwire::{DecodeError, ErrorCode};
 use serde_json::{json, Value};
@@ -156,7 +156,7 @@ fn bump(_: &mut JsonHost, _: &Value) -> Result<Option<Value>, DecodeError> {
     Ok(None)
 }
 
-fn refuse_version_2(_: &mut JsonHost, v: &Value, n: u32) -> Result<(), DecodeError> {
+fn refuse_version_2(_: &mut JsonHost, v: &Value, n: u32, _: Option<Sym>) -> Result<(), DecodeError> {
     if n == 2 && v.get("bad").is_some() {
         return Err(DecodeError::new(ErrorCode::MisdeclaredVersion));
     }

@@ -5,7 +5,7 @@
 //! This module must never import a family, the encoder or normalization code.
 
 use crate::error::{DecodeError, Detail, ErrorCode};
-use crate::host::{Host, Sym, Type};
+use crate::host::{Head, Host, Sym, Type, Version};
 
 /// The `up` half of a version step: a pure transform from version `n` to `n + 1`. It answers
 /// the new value (declaring `n + 1`), or `None` when the value is unchanged apart from its
@@ -13,8 +13,9 @@ use crate::host::{Host, Sym, Type};
 pub type Up<H> = fn(&mut H, &<H as Host>::Value) -> Result<Option<<H as Host>::Value>, DecodeError>;
 
 /// A family's check of what a value may carry at the version it declares (run before the walk,
-/// only when the `version` key is present, for integral versions from 1 to current).
-pub type Declared<H> = fn(&mut H, &<H as Host>::Value, u32) -> Result<(), DecodeError>;
+/// only when the `version` key is present, for integral versions from 1 to current), given the
+/// symbol its `kind` is (see [`Head::kind`]).
+pub type Declared<H> = fn(&mut H, &<H as Host>::Value, u32, Option<Sym>) -> Result<(), DecodeError>;
 
 /// A one-step migration `from → to` (`to` must be `from + 1`): the `up` half of a step pair.
 pub struct Step<H: Host> {
@@ -63,20 +64,29 @@ pub fn is_integer(n: f64) -> bool {
 
 /// Run the chain on `value` (contract §3, with the declared-version checks of §11 and §16).
 pub fn run<H: Host>(h: &mut H, chain: &Chain<'_, H>, value: &H::Value) -> Result<Walked<H::Value>, DecodeError> {
+    walk(h, chain, value).map(|(walked, _)| walked)
+}
+
+/// [`run`], also answering the input's head (read once, first: its type, `version` and `kind`).
+pub fn walk<H: Host>(
+    h: &mut H,
+    chain: &Chain<'_, H>,
+    value: &H::Value,
+) -> Result<(Walked<H::Value>, Head), DecodeError> {
     let current = chain.current;
-    let ty = h.type_of(value);
-    if ty != Type::Object {
-        return Err(error(ErrorCode::NotObject, current).at(ty.detail()));
+    let head = h.head(value);
+    if head.ty != Type::Object {
+        return Err(error(ErrorCode::NotObject, current).at(head.ty.detail()));
     }
-    let mut version = match h.get(value, Sym::VERSION)? {
-        None => match chain.initial {
+    let mut version = match head.version {
+        Version::Absent => match chain.initial {
             Some(initial) => initial,
             None => return Err(error(ErrorCode::MalformedVersion, current).at(Detail::VersionMissing)),
         },
-        Some(v) => {
-            let Some(n) = h.as_number(&v) else {
-                return Err(error(ErrorCode::MalformedVersion, current).at(Detail::VersionNotNumber));
-            };
+        Version::NotNumber => {
+            return Err(error(ErrorCode::MalformedVersion, current).at(Detail::VersionNotNumber));
+        }
+        Version::Number(n) => {
             let lowest = chain.initial.unwrap_or(1);
             if !(is_integer(n) && n >= f64::from(lowest)) {
                 return Err(error(ErrorCode::MalformedVersion, current)
@@ -88,13 +98,13 @@ pub fn run<H: Host>(h: &mut H, chain: &Chain<'_, H>, value: &H::Value) -> Result
             }
             let n = n as u32;
             if let (Some(check), true) = (chain.declared, n >= 1) {
-                check(h, value, n)?;
+                check(h, value, n, head.kind)?;
             }
             n
         }
     };
     if version == current {
-        return Ok(Walked::Current);
+        return Ok((Walked::Current, head));
     }
     let mut walked: Option<H::Value> = None;
     while version < current {
@@ -123,8 +133,8 @@ pub fn run<H: Host>(h: &mut H, chain: &Chain<'_, H>, value: &H::Value) -> Result
             // Steps after the last rewrite were pure bumps: the value leaves declaring `current`.
             let n = h.number(f64::from(current));
             h.set(&mut v, Sym::VERSION, n);
-            Ok(Walked::Migrated(v))
+            Ok((Walked::Migrated(v), head))
         }
-        None => Ok(Walked::Current),
+        None => Ok((Walked::Current, head)),
     }
 }

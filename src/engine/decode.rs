@@ -97,16 +97,14 @@ pub fn decode<H: Host>(
     kind_syms: &[Sym],
     value: &H::Value,
 ) -> Result<H::Value, DecodeError> {
-    let migrated = chain::run(h, chain, value)?;
-    let current = match &migrated {
-        Walked::Current => value,
-        Walked::Migrated(v) => v,
-    };
+    let (migrated, head) = chain::walk(h, chain, value)?;
     let unknown = DecodeError::new(ErrorCode::UnknownKind).with_current(chain.current);
-    let Some(kind) = h.get(current, Sym::KIND)? else {
-        return Err(unknown);
+    // The input's kind was read with its head; a migrated value's is read anew.
+    let (current, index) = match &migrated {
+        Walked::Current => (value, head.kind.and_then(|k| kind_syms.iter().position(|&s| s == k))),
+        Walked::Migrated(v) => (v, h.get(v, Sym::KIND)?.and_then(|k| h.which(&k, kind_syms))),
     };
-    let Some((index, spec)) = h.which(&kind, kind_syms).and_then(|i| Some((i, kinds.get(i)?))) else {
+    let Some((index, spec)) = index.and_then(|i| Some((i, kinds.get(i)?))) else {
         return Err(unknown);
     };
     let read = h.fields(current, index, spec.fields);
@@ -120,7 +118,8 @@ pub fn decode<H: Host>(
         };
         match h.field(&read, i) {
             Some((v, ty)) => {
-                if let Err((detail, index)) = check(h, &v, ty, field.check)? {
+                let checked = h.field_checked(&read, i);
+                if let Err((detail, index)) = check(h, &v, ty, field.check, checked)? {
                     return Err(invalid(detail, index));
                 }
                 present |= 1 << i;
@@ -132,12 +131,14 @@ pub fn decode<H: Host>(
     Ok(h.project(index, spec.kind, spec.fields, read, present))
 }
 
-/// Whether `v` has the type `check` asks for: `Err((expected, element))` when not.
+/// Whether `v` has the type `check` asks for: `Err((expected, element))` when not. `checked`: the
+/// host already found what the check asks beyond the type (see [`Host::field_checked`]).
 fn check<H: Host>(
     h: &mut H,
     v: &H::Value,
     ty: Type,
     check: Check,
+    checked: bool,
 ) -> Result<Result<(), (Detail, Option<u32>)>, DecodeError> {
     let (ok, expected) = match check {
         Check::Any => (true, Detail::None),
@@ -147,7 +148,8 @@ fn check<H: Host>(
         Check::Object => (ty == Type::Object, Detail::ExpectObject),
         Check::ObjectOrNull => (matches!(ty, Type::Object | Type::Null), Detail::ExpectObjectOrNull),
         Check::KindedObject => {
-            let kinded = ty == Type::Object && matches!(h.get(v, Sym::KIND)?, Some(k) if h.type_of(&k) == Type::String);
+            let kinded = ty == Type::Object
+                && (checked || matches!(h.get(v, Sym::KIND)?, Some(k) if h.type_of(&k) == Type::String));
             (kinded, Detail::ExpectKindedObject)
         }
         Check::OneOf(among) => (h.which(v, among).is_some(), Detail::ExpectEnum),
@@ -155,8 +157,10 @@ fn check<H: Host>(
             if ty != Type::Array {
                 return Ok(Err((Detail::ExpectArrayOfObjects, None)));
             }
-            if let Some(i) = h.first_non_object(v)? {
-                return Ok(Err((Detail::ExpectObject, Some(i))));
+            if !checked {
+                if let Some(i) = h.first_non_object(v)? {
+                    return Ok(Err((Detail::ExpectObject, Some(i))));
+                }
             }
             (true, Detail::None)
         }

@@ -88,6 +88,30 @@ impl Type {
     }
 }
 
+/// What the own `version` property of an object holds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Version {
+    /// No `version` (absent, `undefined` in JS, or unreadable).
+    Absent,
+    /// A number.
+    Number(f64),
+    /// Something other than a number.
+    NotNumber,
+}
+
+/// The head of a value, read in one question: its type and, when it is an object, its own
+/// `version` and the symbol its own `kind` string is (`None` when absent, not a string, or no
+/// symbol of the family).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Head {
+    /// The value's type.
+    pub ty: Type,
+    /// Its `version` (always `Absent` for a non-object).
+    pub version: Version,
+    /// Its `kind`, as a symbol (always `None` for a non-object).
+    pub kind: Option<Sym>,
+}
+
 /// Read and build values of one representation. The decode logic uses nothing else.
 ///
 /// No method fails: a host that cannot read a value (a throwing getter in JS) answers as if it
@@ -100,6 +124,9 @@ pub trait Host {
 
     /// The JSON type of `v`.
     fn type_of(&mut self, v: &Self::Value) -> Type;
+    /// The head of `v` (its type, `version` and `kind`): what every decode asks first, in one
+    /// question where a host pays per question.
+    fn head(&mut self, v: &Self::Value) -> Head;
     /// The own property `key` of the object `obj`; `None` when absent (or `undefined` in JS, or
     /// unreadable).
     fn get(&mut self, obj: &Self::Value, key: Sym) -> Result<Option<Self::Value>, Infallible>;
@@ -147,6 +174,13 @@ pub trait Host {
     /// The field `i` of what [`Host::fields`] read: its value and type, `None` when absent (or
     /// `undefined` in JS, or unreadable).
     fn field(&mut self, read: &Self::Fields, i: usize) -> Option<(Self::Value, Type)>;
+    /// Whether the host already checked, while reading, what the field `i`'s check asks beyond
+    /// its type (every element of an array an object; an object's `kind` a string): when it
+    /// did, the decode does not ask again.
+    fn field_checked(&mut self, read: &Self::Fields, i: usize) -> bool {
+        let _ = (read, i);
+        false
+    }
     /// A new plain object `{kind, …}` holding the fields read whose bit (1 << i) is set in
     /// `present`: the normalized output of a decode, built in one step.
     fn project(

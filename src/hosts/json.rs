@@ -4,7 +4,7 @@
 //! [`Host::share`] is a deep copy here; the JS host is the one that shares references.
 
 use crate::decode::FieldSpec;
-use crate::host::{Host, Infallible, Sym, Type};
+use crate::host::{Head, Host, Infallible, Sym, Type, Version};
 use serde_json::{Map, Value};
 
 /// Decode logic over `serde_json::Value`, naming keys from one family's symbol table.
@@ -35,6 +35,26 @@ impl Host for JsonHost {
             Value::Array(_) => Type::Array,
             Value::Object(_) => Type::Object,
         }
+    }
+
+    fn head(&mut self, v: &Value) -> Head {
+        let ty = self.type_of(v);
+        let Some(m) = v.as_object() else {
+            return Head {
+                ty,
+                version: Version::Absent,
+                kind: None,
+            };
+        };
+        let version = match m.get(self.text(Sym::VERSION)) {
+            None => Version::Absent,
+            Some(n) => n.as_f64().map_or(Version::NotNumber, Version::Number),
+        };
+        let kind = m.get(self.text(Sym::KIND)).and_then(Value::as_str).and_then(|s| {
+            let i = self.symbols.iter().position(|&t| t == s)?;
+            Some(Sym(u8::try_from(i).ok()?))
+        });
+        Head { ty, version, kind }
     }
 
     fn get(&mut self, obj: &Value, key: Sym) -> Result<Option<Value>, Infallible> {

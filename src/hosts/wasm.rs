@@ -14,7 +14,7 @@
 
 use crate::decode::FieldSpec;
 use crate::error::{DecodeError, ErrorCode};
-use crate::host::{Host, Infallible, Sym, Type};
+use crate::host::{Head, Host, Infallible, Sym, Type, Version};
 use core::cell::Cell;
 use wasm_bindgen::prelude::*;
 
@@ -38,8 +38,8 @@ extern "C" {
     fn symbol(key: i32) -> i32;
     fn number(n: f64) -> i32;
     fn set(obj: i32, key: i32, v: i32);
+    fn head(v: i32) -> i32;
     fn fields(obj: i32, kind: i32) -> f64;
-    fn project(kind: i32, base: i32, present: i32) -> i32;
 }
 
 /// The last error of a single-threaded module.
@@ -56,6 +56,27 @@ impl Host for JsHost {
 
     fn type_of(&mut self, v: &i32) -> Type {
         Type::from_code(js_type(*v))
+    }
+
+    fn head(&mut self, v: &i32) -> Head {
+        // 3 bits of type; 2 of version (absent, an integer from 0 to 32767 held in the top
+        // bits, another number, not a number); 11 of the kind's symbol + 1 (0: none).
+        let answer = head(*v);
+        let version = match (answer >> 3) & 3 {
+            0 => Version::Absent,
+            1 => Version::Number(f64::from(answer >> 16)),
+            // Read again (an ordinary question): `num` of an absent value is NaN.
+            2 => Version::Number(num(get(*v, i32::from(Sym::VERSION.0)))),
+            _ => Version::NotNumber,
+        };
+        let kind = u8::try_from((answer >> 5) & 2047)
+            .ok()
+            .and_then(|k| Some(Sym(k.checked_sub(1)?)));
+        Head {
+            ty: Type::from_code(answer & 7),
+            version,
+            kind,
+        }
     }
 
     fn get(&mut self, obj: &i32, key: Sym) -> Result<Option<i32>, Infallible> {
@@ -127,21 +148,33 @@ impl Host for JsHost {
     type Fields = (i32, u32);
 
     fn fields(&mut self, obj: &i32, kind: usize, _: &[FieldSpec]) -> (i32, u32) {
-        // JS reads the keys from its generated copy of the kind table (`KINDS`).
+        // JS reads the keys from its generated copy of the kind table (`KINDS`), makes the check
+        // each field's entry there names, and builds the projection of every field it found
+        // (held after the fields): a decode that passes the envelope answers it as it is.
         let answer = fields(*obj, kind as i32);
         ((answer / 16_777_216.0) as i32, (answer % 16_777_216.0) as u32)
     }
 
     fn field(&mut self, &(base, types): &(i32, u32), i: usize) -> Option<(i32, Type)> {
-        // 0: absent; 7: a value JSON cannot hold; else `type`'s code.
+        // 0: absent; 7: a value JSON cannot hold, or one that failed the check JS made (its type
+        // is then asked); else `type`'s code.
+        let v = base + i as i32;
         match (types >> (3 * i)) & 7 {
             0 => None,
-            code => Some((base + i as i32, Type::from_code(code as i32))),
+            7 => Some((v, Type::from_code(js_type(v)))),
+            code => Some((v, Type::from_code(code as i32))),
         }
     }
 
-    fn project(&mut self, kind: usize, _: Sym, _: &[FieldSpec], (base, _): (i32, u32), present: u32) -> i32 {
-        project(kind as i32, base, present as i32)
+    fn field_checked(&mut self, &(_, types): &(i32, u32), i: usize) -> bool {
+        // Every value that fails the check JS makes is answered 7.
+        (types >> (3 * i)) & 7 != 7
+    }
+
+    fn project(&mut self, _: usize, _: Sym, specs: &[FieldSpec], (base, _): (i32, u32), _: u32) -> i32 {
+        // Every field read is kept (a decode that reaches the projection found each one valid):
+        // the object JS built while reading is the projection.
+        base + specs.len() as i32
     }
 }
 

@@ -75,12 +75,14 @@ pub fn contract_js(f: &FamilyDesc) -> String {
     let _ = writeln!(out, "export const SYMBOLS = [{}];", symbols.join(", "));
     // Each kind of the current version and the fields decode keeps, as symbols, in the decoder's
     // order: the wasm host reads and projects a kind's fields in one call each, by its position.
+    // A field the host checks as it reads it has 256 × its check added (see `read_check`).
     let kinds: Vec<String> = f
         .kinds
         .iter()
         .map(|k| {
-            let syms = core::iter::once(k.kind).chain(k.fields.iter().map(|f| f.key));
-            let syms: Vec<String> = syms.map(|s| s.0.to_string()).collect();
+            let syms = core::iter::once(u32::from(k.kind.0))
+                .chain(k.fields.iter().map(|f| u32::from(f.key.0) + 256 * read_check(f.check)));
+            let syms: Vec<String> = syms.map(|s| s.to_string()).collect();
             format!("[{}]", syms.join(", "))
         })
         .collect();
@@ -89,6 +91,17 @@ pub fn contract_js(f: &FamilyDesc) -> String {
     let _ = writeln!(out, "export const DETAILS = [\n  {},\n];", details.join(",\n  "));
     let _ = writeln!(out, "export const MESSAGES = {{\n{}\n}};", messages.join("\n"));
     out
+}
+
+/// The check the wasm decoder's JS host makes as it reads a field (`fields` in js/host.js): 1,
+/// every element of an array is an object; 2, an object's own `kind` is a string; 0, none (the
+/// decoder asks what it needs).
+pub fn read_check(check: Check) -> u32 {
+    match check {
+        Check::ArrayOfObjects => 1,
+        Check::KindedObject => 2,
+        _ => 0,
+    }
 }
 
 fn type_name(prefix: &str, kind: &str) -> String {
@@ -249,17 +262,21 @@ export interface HookwireSchema<Input, Output> extends StandardSchemaV1<Input, O
   };
 }
 
-/** The base of every family's error class: one class, shared by every hookwire entry in a realm. */
+/**
+ * The base of every family's error class: one class, shared by every hookwire entry in a realm.
+ * Every error has the same own keys (`family`, `code`, `version`, `path`, `expected`), `undefined`
+ * where one says nothing.
+ */
 export declare class WireError extends Error {
   /** The family whose value could not be decoded or encoded (`session-inbox`, `turn-control`). */
   readonly family: string;
   readonly code: WireErrorCode | TransportErrorCode;
   /** The version involved, when there is one (the value's, or the version that cannot carry it). */
-  readonly version?: number;
+  readonly version?: number | undefined;
   /** INVALID (and INCOMPATIBLE from the encoder): a JSON pointer to the offending place. */
-  readonly path?: string;
+  readonly path?: string | undefined;
   /** INVALID: what was expected there. */
-  readonly expected?: string;
+  readonly expected?: string | undefined;
 }
 
 ";

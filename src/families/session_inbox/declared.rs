@@ -6,9 +6,9 @@
 //! This module may import only the host trait, the decode error and the family's symbols.
 
 use crate::error::{DecodeError, Detail, ErrorCode};
-use crate::host::{Host, Type};
+use crate::host::{Host, Sym, Type};
 use crate::session_inbox::symbols::{
-    AGENT_REQUESTS, CANCEL, DELIVER, INPUT_REQUESTS, KIND, PAYLOAD, PAYLOADS, REQUEST, REQUESTS, TASK, TASKS,
+    AGENT_REQUESTS, CANCEL, DELIVER, INPUT_REQUESTS, PAYLOAD, PAYLOADS, REQUEST, REQUESTS, TASK, TASKS,
 };
 
 fn misdeclared(version: u32, detail: Detail) -> DecodeError {
@@ -17,19 +17,16 @@ fn misdeclared(version: u32, detail: Detail) -> DecodeError {
         .at(detail)
 }
 
-/// Check what a value declaring `version` (1 ..= current) carries.
-pub fn check<H: Host>(h: &mut H, value: &H::Value, version: u32) -> Result<(), DecodeError> {
+/// Check what a value declaring `version` (1 ..= current) and whose `kind` is the symbol `kind`
+/// carries.
+pub fn check<H: Host>(h: &mut H, value: &H::Value, version: u32, kind: Option<Sym>) -> Result<(), DecodeError> {
     if version <= 3 && carries_task_operations(h, value)? {
         return Err(misdeclared(version, Detail::TaskOperations));
     }
-    let kind = match h.get(value, KIND)? {
-        Some(k) => h.which(&k, &[DELIVER, CANCEL]),
-        None => None,
-    };
-    if version <= 5 && kind == Some(1) && h.get(value, TASKS)?.is_some() {
+    if version <= 5 && kind == Some(CANCEL) && h.get(value, TASKS)?.is_some() {
         return Err(misdeclared(version, Detail::CancelTasks));
     }
-    if version >= 2 && kind == Some(0) && h.get(value, PAYLOAD)?.is_none() {
+    if version >= 2 && kind == Some(DELIVER) && h.get(value, PAYLOAD)?.is_none() {
         return Err(misdeclared(version, Detail::MissingMirror));
     }
     Ok(())
@@ -88,12 +85,15 @@ fn task_has_operations<H: Host>(h: &mut H, payload: &H::Value) -> Result<bool, D
 mod tests {
     use super::check;
     use crate::error::ErrorCode;
+    use crate::host::Host;
     use crate::json::JsonHost;
     use crate::session_inbox::symbols::SYMBOLS;
     use serde_json::{json, Value};
 
     fn run(v: Value, n: u32) -> Result<(), ErrorCode> {
-        check(&mut JsonHost::new(SYMBOLS), &v, n).map_err(|e| e.code)
+        let mut h = JsonHost::new(SYMBOLS);
+        let kind = h.head(&v).kind;
+        check(&mut h, &v, n, kind).map_err(|e| e.code)
     }
 
     #[test]
