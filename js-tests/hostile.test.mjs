@@ -71,6 +71,21 @@ test("a decode nested in a getter that unwound through the module leaves the out
   healthy();
 });
 
+test("a decode nested in a getter of a field keeps the fields read before it", () => {
+  // The nested decode's handles stack above the outer decode's fields: the element at fault is
+  // still named, and the checked values are the ones returned.
+  const nest = () => decode({ kind: "deliver", version: 6, payload: {}, payloads: [{}], caller: {} });
+  const bad = { kind: "deliver", version: 6, payload: {}, payloads: [{}, 1], get auth() { nest(); return null; } };
+  const r = outcome(() => decode(bad));
+  assert.deepEqual([r.code, r.path, r.expected], ["INVALID", "/payloads/1", "an object"]);
+  const p = { message: "m" };
+  const good = { kind: "deliver", version: 6, payload: p, payloads: [p], get auth() { nest(); return null; }, caller: { id: "c" } };
+  assert.deepEqual(decode(good), { kind: "deliver", payloads: [p], auth: null, caller: { id: "c" } });
+  const kinded = { kind: "turn-result", version: 1, action: { get kind() { nest(); return "reply"; } }, bufferedDeliveries: [{}] };
+  assert.equal(turnControl.decode(kinded).action, kinded.action);
+  healthy();
+});
+
 test("inherited setters never run on what decode builds", () => {
   const calls = [];
   const keys = ["kind", "reason", "payloads", "payload", "deliveryMetadata", "payloadIndex", "requestId", "auth", "taskId"];

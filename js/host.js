@@ -126,6 +126,8 @@ export const host = [
     const keys = K[kind];
     const n = keys.length - 1;
     const base = state.n;
+    // The slots are taken before any read: a getter that decodes stacks its handles above them.
+    state.n = base + n + 1;
     const out = { kind: S[keys[0]] };
     let types = 0;
     for (let i = 0; i < n; i++) {
@@ -151,7 +153,6 @@ export const host = [
       types |= t << (3 * i);
     }
     V[base + n] = out;
-    state.n = base + n + 1;
     return base * 16777216 + types;
   },
   /**
