@@ -187,153 +187,199 @@ const LONG = `a command whose JSON text is at most ${MAX_TEXT} characters long`;
 
 /**
  * A command, checked and turned into JSON text, with binaries replaced by tokens kept in
- * `binaries`. Answers `{ text, binaries, token, fields, trapped }`: `fields` holds the command's
- * own top-level values as read (each once), and `trapped(e)` turns a failure of the module on
- * this text into the family's error.
+ * `binaries`. Answers a `Walk`: `{ text, binaries, token, kind, trapped }`, with `field(key)`
+ * the command's own top-level value as read (each once), and `trapped(e)` turning a failure of
+ * the module on this text into the family's error.
  *
  * The walk keeps the place it is at as a stack of keys and indexes and spells it as a JSON
  * pointer only when it needs one (a failure, a binary value): a valid command costs no path text.
+ * Its state is one object and its steps are functions of this module, so a command costs no
+ * closures; the objects being written (where a cycle would be) are a stack searched from the top.
  */
 function commandText(command, ErrorClass = SessionInboxWireError) {
-  const family = ErrorClass === SessionInboxWireError ? INBOX : TURN;
-  const binaries = [];
-  let token;
-  const fields = new Map();
-  const seen = new Set();
-  /** The place being written: object keys and array indexes from the root. */
-  const at = [];
-  let kind;
-  let size = 0;
-  let deepest = { depth: 0, at: [] };
-  const pointer = (segments, length = segments.length) => {
-    let path = "";
-    for (let i = 0; i < length; i++) {
-      const s = segments[i];
-      path += typeof s === "number" ? `/${s}` : `/${escape(s)}`;
-    }
-    return path;
-  };
-  const here = () => pointer(at);
-  const fail = (path, expected, found) => invalid(wirePath(family, kind, path), expected, found, ErrorClass);
-  const tooDeep = () => fail(pointer(deepest.at), NESTED, `nesting on which the stack ran out, ${deepest.depth} levels deep`);
-  const unreadable = (e, path) => (overflowed(e) ? tooDeep() : fail(path, "a readable value", `a value that threw while read (${why(e)})`));
-  const grow = (n) => {
-    size += n;
-    if (size > MAX_TEXT) throw fail(here(), LONG, `a longer one (${size} characters by here)`);
-  };
-  const string = (s) => {
-    grow(s.length + 2); // before JSON.stringify copies or escapes it
-    // The common case: nothing to escape and no surrogate at all, so the JSON text is the string
-    // in quotes (what JSON.stringify writes), and it is well-formed.
-    if (!PLAIN_NOT.test(s)) return `"${s}"`;
-    // JSON text cannot carry an unpaired UTF-16 surrogate without altering it (a parser refuses
-    // the \ud800 escape JSON.stringify writes): refuse it here, at its place.
-    if (!isWellFormed(s)) throw fail(here(), "a string without unpaired UTF-16 surrogates", "a string with one");
-    let json;
-    try {
-      json = JSON.stringify(s);
-    } catch (e) {
-      if (overflowed(e)) throw e;
-      throw fail(here(), LONG, "a string whose escaped text is longer than the engine's longest string");
-    }
-    grow(json.length - s.length - 2);
-    return json;
-  };
-  // Each failure is reported at the place `at` holds when it is thrown; a value that throws
-  // while read is reported at the innermost object or array being read (`at` cut back to it).
-  const write = (v, depth) => {
-    switch (typeof v) {
-      case "string":
-        return string(v);
-      case "boolean":
-        grow(5);
-        return v ? "true" : "false";
-      case "number": {
-        if (!Number.isFinite(v)) throw fail(here(), "a finite number", String(v));
-        const json = JSON.stringify(v);
-        grow(json.length);
-        return json;
-      }
-      case "object":
-        break;
-      default:
-        throw fail(here(), "a JSON value", typeof v);
-    }
-    if (v === null) {
-      grow(4);
-      return "null";
-    }
-    if (depth > deepest.depth) deepest = { depth, at: at.slice() };
-    if (depth > MAX_DEPTH) throw fail(here(), `JSON nested at most ${MAX_DEPTH} levels deep`, "deeper nesting");
-    const mark = at.length;
-    let what;
-    try {
-      what = classify(v);
-    } catch (e) {
-      throw unreadable(e, here());
-    }
-    if (BINARY.has(what)) {
-      const path = here();
-      if (!binaryPlace(family, kind, path)) throw fail(path, "a JSON value (binary data is allowed only as a part's image or data)", what);
-      token ??= `\u0000hookwire-binary-${Math.random().toString(36).slice(2)}:`;
-      binaries.push(v);
-      return string(`${token}${binaries.length - 1}`);
-    }
-    if (what !== "Array" && what !== "Object") throw fail(here(), "a JSON value", what);
-    if (seen.has(v)) throw fail(here(), "a JSON value", "a cycle");
-    seen.add(v);
-    try {
-      if (what === "Array") {
-        const n = v.length;
-        if (n >>> 0 !== n) throw fail(here(), "a JSON value", "an array whose length is not an array length");
-        grow(n + 1);
-        let text = "[";
-        for (let i = 0; i < n; i++) {
-          const x = v[i];
-          at.push(i);
-          if (x === undefined) throw fail(here(), "a JSON value", "undefined");
-          text += i === 0 ? write(x, depth + 1) : `,${write(x, depth + 1)}`;
-          at.pop();
-        }
-        return `${text}]`;
-      }
-      const keys = Object.keys(v);
-      const values = keys.map((k) => v[k]);
-      if (depth === 0) {
-        keys.forEach((k, i) => fields.set(k, values[i]));
-        kind = fields.get("kind");
-      }
-      grow(keys.length + 1);
-      let text = "{";
-      let first = true;
-      for (let i = 0; i < keys.length; i++) {
-        if (values[i] === undefined) continue;
-        const key = string(keys[i]);
-        grow(1);
-        at.push(keys[i]);
-        text += `${first ? "" : ","}${key}:${write(values[i], depth + 1)}`;
-        at.pop();
-        first = false;
-      }
-      return `${text}}`;
-    } catch (e) {
-      if (e instanceof WireError) throw e;
-      at.length = mark;
-      throw unreadable(e, here());
-    } finally {
-      seen.delete(v);
-    }
-  };
-  let text = "null";
+  const w = new Walk(ErrorClass === SessionInboxWireError ? INBOX : TURN, ErrorClass);
   if (command !== undefined) {
     try {
-      text = write(command, 0);
+      w.text = write(w, command, 0);
     } catch (e) {
-      throw e instanceof WireError ? e : unreadable(e, "");
+      throw e instanceof WireError ? e : unreadable(w, e, "");
     }
   }
-  const trapped = (e) => (overflowed(e) ? tooDeep() : fail("", "a command the encoder can process", `a failure of the encoder (${why(e)})`));
-  return { text, binaries, token, fields, trapped };
+  return w;
+}
+
+class Walk {
+  constructor(family, ErrorClass) {
+    this.family = family;
+    this.ErrorClass = ErrorClass;
+    this.text = "null";
+    this.binaries = [];
+    this.token = undefined;
+    /** The command's own top-level keys and their values, as read. */
+    this.keys = [];
+    this.values = [];
+    this.kind = undefined;
+    /** The place being written: object keys and array indexes from the root. */
+    this.at = [];
+    /** The objects and arrays being written, outermost first (a cycle is one of them again). */
+    this.open = [];
+    this.size = 0;
+    this.deepest = { depth: 0, at: [] };
+  }
+
+  /** The command's own top-level value under `key`, as read (undefined when it has none). */
+  field(key) {
+    const i = this.keys.indexOf(key);
+    return i < 0 ? undefined : this.values[i];
+  }
+
+  /** The family's error for a failure of the module on this walk's text. */
+  trapped(e) {
+    return overflowed(e) ? tooDeep(this) : fail(this, "", "a command the encoder can process", `a failure of the encoder (${why(e)})`);
+  }
+}
+
+function pointer(segments, length = segments.length) {
+  let path = "";
+  for (let i = 0; i < length; i++) {
+    const s = segments[i];
+    path += typeof s === "number" ? `/${s}` : `/${escape(s)}`;
+  }
+  return path;
+}
+const here = (w) => pointer(w.at);
+const fail = (w, path, expected, found) => invalid(wirePath(w.family, w.kind, path), expected, found, w.ErrorClass);
+const tooDeep = (w) => fail(w, pointer(w.deepest.at), NESTED, `nesting on which the stack ran out, ${w.deepest.depth} levels deep`);
+const unreadable = (w, e, path) => (overflowed(e) ? tooDeep(w) : fail(w, path, "a readable value", `a value that threw while read (${why(e)})`));
+
+function grow(w, n) {
+  w.size += n;
+  if (w.size > MAX_TEXT) throw fail(w, here(w), LONG, `a longer one (${w.size} characters by here)`);
+}
+
+function string(w, s) {
+  grow(w, s.length + 2); // before JSON.stringify copies or escapes it
+  // The common case: nothing to escape and no surrogate at all, so the JSON text is the string
+  // in quotes (what JSON.stringify writes), and it is well-formed.
+  if (!PLAIN_NOT.test(s)) return '"' + s + '"';
+  // JSON text cannot carry an unpaired UTF-16 surrogate without altering it (a parser refuses
+  // the \ud800 escape JSON.stringify writes): refuse it here, at its place.
+  if (!isWellFormed(s)) throw fail(w, here(w), "a string without unpaired UTF-16 surrogates", "a string with one");
+  let json;
+  try {
+    json = JSON.stringify(s);
+  } catch (e) {
+    if (overflowed(e)) throw e;
+    throw fail(w, here(w), LONG, "a string whose escaped text is longer than the engine's longest string");
+  }
+  grow(w, json.length - s.length - 2);
+  return json;
+}
+
+/** Whether `v` is one of the objects being written (its own ancestor: a cycle). */
+function isOpen(w, v) {
+  const open = w.open;
+  for (let i = open.length - 1; i >= 0; i--) if (open[i] === v) return true;
+  return false;
+}
+
+// Each failure is reported at the place `at` holds when it is thrown; a value that throws
+// while read is reported at the innermost object or array being read (`at` cut back to it).
+function write(w, v, depth) {
+  switch (typeof v) {
+    case "string":
+      return string(w, v);
+    case "boolean":
+      grow(w, 5);
+      return v ? "true" : "false";
+    case "number": {
+      if (!Number.isFinite(v)) throw fail(w, here(w), "a finite number", String(v));
+      // What JSON.stringify writes for a finite number.
+      const json = String(v);
+      grow(w, json.length);
+      return json;
+    }
+    case "object":
+      break;
+    default:
+      throw fail(w, here(w), "a JSON value", typeof v);
+  }
+  if (v === null) {
+    grow(w, 4);
+    return "null";
+  }
+  const at = w.at;
+  if (depth > w.deepest.depth) w.deepest = { depth, at: at.slice() };
+  if (depth > MAX_DEPTH) throw fail(w, here(w), `JSON nested at most ${MAX_DEPTH} levels deep`, "deeper nesting");
+  const mark = at.length;
+  let what;
+  try {
+    what = classify(v);
+  } catch (e) {
+    throw unreadable(w, e, here(w));
+  }
+  if (what !== "Object" && what !== "Array") return special(w, v, what);
+  if (isOpen(w, v)) throw fail(w, here(w), "a JSON value", "a cycle");
+  w.open.push(v);
+  try {
+    if (what === "Array") {
+      const n = v.length;
+      if (n >>> 0 !== n) throw fail(w, here(w), "a JSON value", "an array whose length is not an array length");
+      grow(w, n + 1);
+      let text = "[";
+      for (let i = 0; i < n; i++) {
+        const x = v[i];
+        at.push(i);
+        if (x === undefined) throw fail(w, here(w), "a JSON value", "undefined");
+        if (i !== 0) text += ",";
+        text += write(w, x, depth + 1);
+        at.pop();
+      }
+      return text + "]";
+    }
+    const keys = Object.keys(v);
+    const n = keys.length;
+    const values = new Array(n);
+    for (let i = 0; i < n; i++) values[i] = v[keys[i]];
+    if (depth === 0) {
+      w.keys = keys;
+      w.values = values;
+      w.kind = w.field("kind");
+    }
+    grow(w, n + 1);
+    let text = "{";
+    let first = true;
+    for (let i = 0; i < n; i++) {
+      const x = values[i];
+      if (x === undefined) continue;
+      const key = string(w, keys[i]);
+      grow(w, 1);
+      at.push(keys[i]);
+      if (!first) text += ",";
+      text += key;
+      text += ":";
+      text += write(w, x, depth + 1);
+      at.pop();
+      first = false;
+    }
+    return text + "}";
+  } catch (e) {
+    if (e instanceof WireError) throw e;
+    at.length = mark;
+    throw unreadable(w, e, here(w));
+  } finally {
+    w.open.pop();
+  }
+}
+
+/** An object that is neither an array nor an object JSON can hold: a binary where one may be, else INVALID. */
+function special(w, v, what) {
+  if (!BINARY.has(what)) throw fail(w, here(w), "a JSON value", what);
+  const path = here(w);
+  if (!binaryPlace(w.family, w.kind, path)) throw fail(w, path, "a JSON value (binary data is allowed only as a part's image or data)", what);
+  w.token ??= `\u0000hookwire-binary-${Math.random().toString(36).slice(2)}:`;
+  w.binaries.push(v);
+  return string(w, `${w.token}${w.binaries.length - 1}`);
 }
 
 /** Run a module export on JSON text: its parsed answer, or the family's error if it failed. */
@@ -516,7 +562,7 @@ export const turnControl = {
     const c = commandText(command, TurnControlWireError);
     const answer = run(turnEncode, [c.text, targetText], c);
     if (answer.error) throw wireError(answer.error, TurnControlWireError);
-    if (answer.ok.kind === "turn-result") answer.ok.action = c.fields.get("action");
+    if (answer.ok.kind === "turn-result") answer.ok.action = c.field("action");
     return answer.ok;
   },
   negotiate(capabilities, options = {}) {

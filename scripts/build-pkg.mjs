@@ -256,8 +256,11 @@ function compile(name, crate, feature, outDir, env = {}, decodeName = null) {
     input = join(work, `${name}.renamed.wasm`);
     writeFileSync(input, renamed.bytes);
   }
-  run(bin("wasm-opt"), [input, "-Oz", ...WASM_FEATURES, ...zeroFilled, "-g", "-o", named]);
-  const strip = ["-Oz", ...WASM_FEATURES, ...zeroFilled, "--strip-debug", "--strip-producers", "--strip-target-features"];
+  // The decoders are optimized for size (every byte is paid per delivery); the encoder, which
+  // runs on servers, for speed.
+  const level = decodeName ? "-Oz" : "-O3";
+  run(bin("wasm-opt"), [input, level, ...WASM_FEATURES, ...zeroFilled, "-g", "-o", named]);
+  const strip = [level, ...WASM_FEATURES, ...zeroFilled, "--strip-debug", "--strip-producers", "--strip-target-features"];
   if (decodeName) {
     run(bin("wasm-opt"), [named, ...strip, "-o", shipped]);
     return { bytes: readFileSync(shipped), named, pages };

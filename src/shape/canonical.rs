@@ -75,7 +75,7 @@ fn write_sorted(map: &serde_json::Map<String, Value>, out: &mut String) {
 /// for a plain ASCII key.
 #[inline]
 pub fn write_key(key: &str, out: &mut String) -> bool {
-    if key.is_ascii() && first_escaped(key.as_bytes()).is_none() {
+    if key.bytes().all(|b| PLAIN_KEY[b as usize]) {
         out.reserve(key.len() + 3);
         out.push('"');
         out.push_str(key);
@@ -137,6 +137,18 @@ const ESCAPED: [bool; 256] = {
     }
     t[b'"' as usize] = true;
     t[b'\\' as usize] = true;
+    t
+};
+
+/// The bytes a key may hold to be written as it is, in map order: ASCII that a JSON string
+/// literal does not escape (one table lookup a byte answers both of [`write_key`]'s questions).
+const PLAIN_KEY: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0x20;
+    while b < 0x80 {
+        t[b] = !ESCAPED[b];
+        b += 1;
+    }
     t
 };
 

@@ -217,7 +217,7 @@ impl Shape {
                 let Some(map) = v.as_object() else { return false };
                 let mut required = 0;
                 for (k, x) in map {
-                    match fields.fields.iter().find(|f| f.name == k.as_str()) {
+                    match fields.fields.iter().find(|f| same_key(f.name, k)) {
                         Some(f) if f.shape.accepts(x) => required += usize::from(f.required),
                         Some(_) => return false,
                         None if fields.strict => return false,
@@ -239,12 +239,22 @@ impl Shape {
                 };
                 variants
                     .iter()
-                    .find(|s| variant_tag(s, tag) == Some(t))
+                    .find(|s| variant_tag(s, tag).is_some_and(|c| same_key(c, t)))
                     .is_some_and(|s| s.accepts(v))
             }
             Shape::Json => true,
             Shape::JsonObject => v.is_object(),
         }
+    }
+
+    /// [`Shape::validate`] of a value found at `path` (a JSON pointer, which the error extends):
+    /// for a caller that checks an object's fields itself ([`Fields::missing`],
+    /// [`Fields::undeclared`]) and names the first failing place exactly as `validate` would.
+    pub fn validate_at(&self, v: &Value, path: &mut String) -> Result<(), EncodeError> {
+        if self.accepts(v) {
+            return Ok(());
+        }
+        self.check(v, path)
     }
 
     fn check(&self, v: &Value, path: &mut String) -> Result<(), EncodeError> {
@@ -404,7 +414,7 @@ fn check_fields(fields: &Fields, map: &Map<String, Value>, path: &mut String) ->
         push_key(path, f.name);
         match x {
             Some(x) => f.shape.check(x, path)?,
-            None if f.required => return Err(EncodeError::invalid(path, format!("{} (required)", f.shape.describe()))),
+            None if f.required => return Err(Fields::missing(f, path)),
             None => {}
         }
         path.truncate(len);
@@ -413,13 +423,25 @@ fn check_fields(fields: &Fields, map: &Map<String, Value>, path: &mut String) ->
         if let Some(k) = map.keys().find(|k| !fields.fields.iter().any(|f| f.name == k.as_str())) {
             let len = path.len();
             push_key(path, k);
-            let declared = fields.fields.iter().map(|f| f.name).collect::<Vec<_>>().join(", ");
-            let e = EncodeError::invalid(path, format!("no such key (undeclared; declared keys: {declared})"));
+            let e = fields.undeclared(path);
             path.truncate(len);
             return Err(e);
         }
     }
     Ok(())
+}
+
+impl Fields {
+    /// The error for the required field `f`, absent at `path` (the field's own pointer).
+    pub fn missing(f: &Field, path: &str) -> EncodeError {
+        EncodeError::invalid(path, format!("{} (required)", f.shape.describe()))
+    }
+
+    /// The error for an undeclared key of a strict object, at `path` (the key's own pointer).
+    pub fn undeclared(&self, path: &str) -> EncodeError {
+        let declared = self.fields.iter().map(|f| f.name).collect::<Vec<_>>().join(", ");
+        EncodeError::invalid(path, format!("no such key (undeclared; declared keys: {declared})"))
+    }
 }
 
 /// Append `key` to a JSON pointer, escaped as RFC 6901 says.
@@ -438,13 +460,21 @@ pub fn push_key(path: &mut String, key: &str) {
     }
 }
 
+/// Whether two keys are equal: lengths and first bytes first, since the keys a shape declares
+/// mostly differ there (a byte comparison is then a call saved per declared key).
+#[inline(always)]
+pub fn same_key(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    a.len() == b.len() && a.first() == b.first() && a == b
+}
+
 /// The value of a variant's tag `tag` (its `Const` field), if it has one.
 pub fn variant_tag(s: &Shape, tag: &str) -> Option<&'static str> {
     match s.resolved() {
         Shape::Object(fields) => fields
             .fields
             .iter()
-            .find(|f| f.name == tag)
+            .find(|f| same_key(f.name, tag))
             .and_then(|f| match f.shape {
                 Shape::Const(c) => Some(*c),
                 _ => None,

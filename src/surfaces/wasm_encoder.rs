@@ -8,9 +8,103 @@
 //! decoder never links this.
 
 use crate::{Answer, Transport};
+use core::alloc::{GlobalAlloc, Layout};
+use core::cell::UnsafeCell;
 use serde::Deserialize as _;
 use serde_json::Value;
+use std::alloc::System;
 use wasm_bindgen::prelude::*;
+
+/// The module's allocator: one call parses a command into many small maps and strings, encodes
+/// it and drops them all, so its blocks come from one arena by bumping a pointer, and the arena
+/// starts over whenever none of its blocks is live (after each call, once JS has freed the
+/// answer). What does not fit (a command of more than a few MiB) comes from the system
+/// allocator, so nothing grows without bound. Measured on the encode benchmark: about a third of
+/// a call's time went to the system allocator.
+#[global_allocator]
+static ALLOC: Arena = Arena(UnsafeCell::new(Bump {
+    base: 0,
+    next: 0,
+    live: 0,
+}));
+
+/// The arena's size: a few times what the largest ordinary command allocates.
+const ARENA: usize = 4 << 20;
+
+struct Arena(UnsafeCell<Bump>);
+
+/// The arena's bounds (`base` 0 until the first allocation) and its live blocks.
+struct Bump {
+    base: usize,
+    next: usize,
+    live: usize,
+}
+
+// SAFETY: a wasm32-unknown-unknown module without threads runs single-threaded.
+unsafe impl Sync for Arena {}
+
+impl Arena {
+    /// Whether `ptr` is one of the arena's blocks.
+    fn holds(b: &Bump, ptr: *mut u8) -> bool {
+        b.base != 0 && (b.base..b.base + ARENA).contains(&(ptr as usize))
+    }
+}
+
+// SAFETY: each block is handed out once until it is freed (the arena starts over only when no
+// block is live), aligned as asked, and blocks from the system allocator go back to it.
+unsafe impl GlobalAlloc for Arena {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let b = &mut *self.0.get();
+        if b.base == 0 {
+            let arena = System.alloc(Layout::from_size_align_unchecked(ARENA, 16));
+            if arena.is_null() {
+                return System.alloc(layout);
+            }
+            (b.base, b.next) = (arena as usize, arena as usize);
+        }
+        let start = (b.next + layout.align() - 1) & !(layout.align() - 1);
+        match start.checked_add(layout.size()) {
+            Some(end) if end <= b.base + ARENA => {
+                b.next = end;
+                b.live += 1;
+                start as *mut u8
+            }
+            _ => System.alloc(layout),
+        }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        let b = &mut *self.0.get();
+        if Arena::holds(b, ptr) {
+            b.live -= 1;
+            if b.live == 0 {
+                b.next = b.base;
+            }
+        } else {
+            System.dealloc(ptr, layout);
+        }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let b = &mut *self.0.get();
+        // The newest block (a string or vector being grown) grows in place.
+        if Arena::holds(b, ptr) && ptr as usize + layout.size() == b.next {
+            if let Some(end) = (ptr as usize)
+                .checked_add(new_size)
+                .filter(|end| *end <= b.base + ARENA)
+            {
+                b.next = end;
+                return ptr;
+            }
+        }
+        let new = self.alloc(Layout::from_size_align_unchecked(new_size, layout.align()));
+        if !new.is_null() {
+            core::ptr::copy_nonoverlapping(ptr, new, layout.size().min(new_size));
+            self.dealloc(ptr, layout);
+        }
+        new
+    }
+}
 
 fn parse(text: &str) -> Option<Value> {
     let mut de = serde_json::Deserializer::from_str(text);

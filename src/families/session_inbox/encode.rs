@@ -147,10 +147,11 @@ pub fn encode(command: &Value, target: Target) -> Result<Value, EncodeError> {
 /// [`encode`], taking the command by value: nothing is copied but the mirror.
 pub fn encode_owned(command: Value, target: Target) -> Result<Value, EncodeError> {
     let target = target.check()?;
-    if let Some(merged) = fast_checks(&command, target) {
-        return Ok(fast_value(command, merged, target));
+    match fast_checks(&command, target) {
+        Some(Ok(merged)) => Ok(fast_value(command, merged, target)),
+        Some(Err(e)) => Err(e),
+        None => encode_built(command, target),
     }
-    encode_built(command, target)
 }
 
 /// The long way: build the current value as a map, validate it, run the `down` steps on it.
@@ -225,7 +226,8 @@ pub fn encode_to_string(command: &Value, target: Target) -> Result<String, Encod
 pub fn encode_into(command: &Value, target: Target, out: &mut String) -> Result<(), EncodeError> {
     let target = target.check()?;
     match view_checked(command, target) {
-        Some(wire) => write_wire(&wire, target, out),
+        Some(Ok(wire)) => write_wire(&wire, target, out),
+        Some(Err(e)) => return Err(e),
         None => write_value(&encode_built(command.clone(), target)?, out),
     }
     Ok(())
@@ -239,48 +241,116 @@ pub fn encode_answer_into(command: &Value, target: &Value, out: &mut String) {
         Ok(t) => t,
         Err(e) => return write_value(&Answer::Refused(e).to_json(), out),
     };
-    if let Some(wire) = view_checked(command, target) {
-        out.push_str("{\"ok\":");
-        write_wire(&wire, target, out);
-        out.push('}');
-        return;
-    }
-    write_value(&Answer::from(encode_built(command.clone(), target)).to_json(), out);
+    let answer = match view_checked(command, target) {
+        Some(Ok(wire)) => {
+            out.push_str("{\"ok\":");
+            write_wire(&wire, target, out);
+            out.push('}');
+            return;
+        }
+        Some(Err(e)) => Answer::Refused(e),
+        None => Answer::from(encode_built(command.clone(), target)),
+    };
+    write_value(&answer.to_json(), out);
 }
 
 // The short way (contract §12 steps 1–5 on a typed view of the command). It answers exactly what
 // the long way answers, or declines: it validates the view against the current shape, takes it
 // down only when the `down` steps would change nothing but `version`, and validates it against
-// the target's frozen shape — field by field, with the shapes' own `accepts`. Whatever it
-// declines (every error, and every value a `down` step changes) goes the long way.
+// the target's frozen shape — field by field, with the shapes' own `accepts`. A view the current
+// shape refuses is refused with the error the long way's validation names (its pieces checked
+// in declaration order, each made a value only if it fails). Whatever it declines (every error
+// of the builder, every value a `down` step changes or a target refuses) goes the long way.
 
 /// The version whose `down` steps [`walk_changes_only_version`] knows. Any other current version
 /// takes the long way (the same answers, slower) until the short one is taught the new step:
 /// what that step changes goes into [`walk_changes_only_version`], and this constant moves up.
 const SHORT_WAY_VERSION: u32 = 6;
 
-/// The view of `command`, when the short way can encode it for `target`.
-fn view_checked(command: &Value, target: Target) -> Option<Wire<'_>> {
+/// The view of `command`, when the short way can encode it for `target`, or the current
+/// shape's refusal of it; `None` when only the long way can say.
+fn view_checked(command: &Value, target: Target) -> Option<Result<Wire<'_>, EncodeError>> {
     if WIRE_VERSION != SHORT_WAY_VERSION {
         return None;
     }
     let wire = build::view(command)?;
+    if !accepts(&wire, WIRE_VERSION, None) {
+        return view_error(&wire).map(Err);
+    }
     let to = target.walk_to();
-    let ok = accepts(&wire, WIRE_VERSION, None)
-        && walk_changes_only_version(&wire, to)
-        && (to == WIRE_VERSION || accepts(&wire, to, Some(WIRE_VERSION)));
-    ok.then_some(wire)
+    let ok = walk_changes_only_version(&wire, to) && (to == WIRE_VERSION || accepts(&wire, to, Some(WIRE_VERSION)));
+    ok.then_some(Ok(wire))
 }
 
-/// [`view_checked`] for [`fast_value`]: whether the short way takes the command, and the
-/// computed mirror it would otherwise compute again.
-fn fast_checks(command: &Value, target: Target) -> Option<Option<Value>> {
-    match view_checked(command, target)? {
-        Wire::Deliver(Deliver {
+/// [`view_checked`] for [`fast_value`]: whether the short way takes the command (with the
+/// computed mirror it would otherwise compute again) or refuses it.
+fn fast_checks(command: &Value, target: Target) -> Option<Result<Option<Value>, EncodeError>> {
+    Some(match view_checked(command, target)? {
+        Ok(Wire::Deliver(Deliver {
             mirror: Mirror::Merged(m),
             ..
-        }) => Some(Some(m)),
-        _ => Some(None),
+        })) => Ok(Some(m)),
+        Ok(_) => Ok(None),
+        Err(e) => Err(e),
+    })
+}
+
+/// The error the long way's validation reports for a view the current shape refuses: its first
+/// failing field in declaration order, then its first undeclared key, exactly as
+/// `Shape::validate` names them on the built value. `None` where the current shape has no
+/// variant for the view's kind (the long way reports it).
+fn view_error(wire: &Wire<'_>) -> Option<EncodeError> {
+    let shape = producer_version(WIRE_VERSION).wire;
+    let (fields, mut pieces): (&'static Fields, Vec<(&str, Piece<'_>)>) = match wire {
+        Wire::Control(map) => {
+            let kind = map.get("kind")?.as_str()?;
+            let pieces = map.iter().map(|(k, v)| (k.as_str(), Piece::Value(v)));
+            (variant(shape, kind)?, pieces.chain([("version", Piece::Number(WIRE_VERSION))]).collect())
+        }
+        Wire::Deliver(d) => (variant(shape, "deliver")?, deliver_pieces(d, WIRE_VERSION).collect()),
+    };
+    // The built value's map order, in which the undeclared check names the first key.
+    pieces.sort_by(|a, b| a.0.cmp(b.0));
+    let mut path = String::new();
+    for f in fields.fields {
+        let piece = pieces.iter().find(|(k, _)| crate::shape::same_key(k, f.name)).map(|(_, p)| p);
+        if piece.is_some_and(|p| piece_accepts(f.shape, None, p)) {
+            continue;
+        }
+        crate::shape::push_key(&mut path, f.name);
+        match piece {
+            Some(p) => {
+                if let Err(e) = f.shape.validate_at(&piece_value(p), &mut path) {
+                    return Some(e);
+                }
+            }
+            None if f.required => return Some(Fields::missing(f, &path)),
+            None => {}
+        }
+        path.clear();
+    }
+    if fields.strict {
+        if let Some((k, _)) = pieces.iter().find(|(k, _)| field(fields, k).is_none()) {
+            crate::shape::push_key(&mut path, k);
+            return Some(fields.undeclared(&path));
+        }
+    }
+    None
+}
+
+/// A piece as the value the builder makes of it.
+fn piece_value<'a>(piece: &Piece<'a>) -> std::borrow::Cow<'a, Value> {
+    use std::borrow::Cow;
+    match piece {
+        Piece::Value(v) => Cow::Borrowed(*v),
+        Piece::Str(s) => Cow::Owned(Value::from(*s)),
+        Piece::Number(n) => Cow::Owned(Value::from(*n)),
+        Piece::One(p) => Cow::Owned(Value::Array(vec![(*p).clone()])),
+        Piece::SendEntry(m) => {
+            let mut entry = (*m).clone();
+            entry.insert("payloadIndex".into(), 0.into());
+            Cow::Owned(Value::Array(vec![Value::Object(entry)]))
+        }
     }
 }
 
@@ -341,7 +411,7 @@ fn variant(shape: &'static Shape, kind: &str) -> Option<&'static Fields> {
     variants
         .iter()
         .filter_map(|v| object_fields(v))
-        .find(|fields| field(fields, "kind").is_some_and(|f| matches!(resolve(f.shape), Shape::Const(c) if *c == kind)))
+        .find(|fields| field(fields, "kind").is_some_and(|f| matches!(resolve(f.shape), Shape::Const(c) if crate::shape::same_key(c, kind))))
 }
 
 fn resolve(mut shape: &'static Shape) -> &'static Shape {
@@ -401,7 +471,7 @@ fn object_accepts<'a>(
 /// The declared field `key` of `fields`.
 #[inline]
 fn field(fields: &'static Fields, key: &str) -> Option<&'static crate::shape::Field> {
-    fields.fields.iter().find(|f| f.name == key)
+    fields.fields.iter().find(|f| crate::shape::same_key(f.name, key))
 }
 
 /// The item shape (resolved) of a known array shape.
@@ -492,41 +562,40 @@ fn accepts(wire: &Wire<'_>, version: u32, known: Option<u32>) -> bool {
                 )
             })
         }
-        Wire::Deliver(d) => {
-            let Some(fields) = variant(shape, "deliver") else {
-                return false;
-            };
-            let payloads = match d.payloads {
-                Payloads::One(p) => Piece::One(p),
-                // `[p]`, as a send's: checked once with the mirror when that is `p`.
-                Payloads::List(l) => match l.as_array().map(Vec::as_slice) {
-                    Some([p]) => Piece::One(p),
-                    _ => Piece::Value(l),
-                },
-            };
-            let entries = d.entries.as_ref().map(|e| match e {
-                Entries::Send(m) => ("deliveryMetadata", Piece::SendEntry(m)),
-                Entries::List(l) => ("deliveryMetadata", Piece::Value(l)),
-            });
-            let carried = CARRIED_KEYS
-                .iter()
-                .zip(d.carried)
-                .filter_map(|(k, v)| v.map(|v| (*k, Piece::Value(v))));
-            object_accepts(
-                fields,
-                known.and_then(|k| variant(k, "deliver")),
-                [
-                    ("kind", Piece::Str("deliver")),
-                    version_piece,
-                    ("payload", Piece::Value(d.mirror.value())),
-                    ("payloads", payloads),
-                ]
-                .into_iter()
-                .chain(entries)
-                .chain(carried),
-            )
-        }
+        Wire::Deliver(d) => variant(shape, "deliver").is_some_and(|fields| {
+            object_accepts(fields, known.and_then(|k| variant(k, "deliver")), deliver_pieces(d, version))
+        }),
     }
+}
+
+/// The fields of a `deliver` view's value at `version`, as pieces.
+fn deliver_pieces<'a>(d: &'a Deliver<'_>, version: u32) -> impl Iterator<Item = (&'a str, Piece<'a>)> + 'a {
+    let carried: [Option<&'a Value>; 5] = d.carried;
+    let payloads = match d.payloads {
+        Payloads::One(p) => Piece::One(p),
+        // `[p]`, as a send's: checked once with the mirror when that is `p`.
+        Payloads::List(l) => match l.as_array().map(Vec::as_slice) {
+            Some([p]) => Piece::One(p),
+            _ => Piece::Value(l),
+        },
+    };
+    let entries = d.entries.as_ref().map(|e| match e {
+        Entries::Send(m) => ("deliveryMetadata", Piece::SendEntry(m)),
+        Entries::List(l) => ("deliveryMetadata", Piece::Value(l)),
+    });
+    let carried = CARRIED_KEYS
+        .iter()
+        .zip(carried)
+        .filter_map(|(k, v)| v.map(|v| (*k, Piece::Value(v))));
+    [
+        ("kind", Piece::Str("deliver")),
+        ("version", Piece::Number(version)),
+        ("payload", Piece::Value(d.mirror.value())),
+        ("payloads", payloads),
+    ]
+    .into_iter()
+    .chain(entries)
+    .chain(carried)
 }
 
 /// Write the view's value for `target` as canonical JSON: keys in UTF-16 order (every key
@@ -809,10 +878,28 @@ mod tests {
         }
         commands.push(json!({"kind": "send", "payload": payload, "stray": 1, "auth": null, "turnPolicy": "queue"}));
         commands.push(json!({"kind": "deliver", "payloads": []}));
-        let mut short = 0;
+        // Refusals the short way names itself: a failing field, a missing one, an undeclared key.
+        for bad in [
+            json!({"kind": "deliver", "payloads": [{"message": [{"type": "text", "text": 1}]}]}),
+            json!({"kind": "deliver", "payloads": [payload, {"task": {"files": ["a"]}}], "taskDeliveryId": "t"}),
+            json!({"kind": "send", "payload": payload, "delivery": {"channelKind": "x"}}),
+            json!({"kind": "send", "payload": payload, "caller": {"callId": "c"}, "turnPolicy": "now"}),
+            json!({"kind": "send", "payload": 1, "auth": {}}),
+            json!({"kind": "deliver", "payloads": [{}], "turnPolicy": 1, "auth": 2}),
+            json!({"kind": "reset", "reason": 1}),
+            json!({"kind": "cancel", "tasks": "yes", "stray": 1}),
+            json!({"kind": "clear", "stray": 1}),
+        ] {
+            commands.push(bad);
+        }
+        let (mut short, mut refused) = (0, 0);
         for command in &commands {
             for target in Target::all() {
-                short += usize::from(view_checked(command, target).is_some());
+                match view_checked(command, target) {
+                    Some(Ok(_)) => short += 1,
+                    Some(Err(_)) => refused += 1,
+                    None => {}
+                }
                 let long = encode_built(command.clone(), target);
                 let long_answer = match &long {
                     Ok(wire) => json!({ "ok": wire }),
@@ -836,6 +923,7 @@ mod tests {
         // A new version turns the short way off until it is taught that version's `down` step.
         if super::WIRE_VERSION == super::SHORT_WAY_VERSION {
             assert!(short > commands.len() * 2, "the short way took only {short} encodes");
+            assert!(refused > 0, "the short way refused nothing");
         }
     }
 
