@@ -182,7 +182,9 @@ pub trait Host {
         false
     }
     /// A new plain object `{kind, …}` holding the fields read whose bit (1 << i) is set in
-    /// `present`: the normalized output of a decode, built in one step.
+    /// `present`: the normalized output of a decode, built in one step. Decode asks it only
+    /// once every field read passed its check, so `present` is exactly the fields found: a host
+    /// may build the object while it reads them (the JS host does).
     fn project(
         &mut self,
         kind: usize,
