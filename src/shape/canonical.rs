@@ -156,11 +156,18 @@ const PLAIN_KEY: [bool; 256] = {
 #[inline]
 pub fn write_str(s: &str, out: &mut String) {
     out.push('"');
+    write_str_contents(s, out);
+    out.push('"');
+}
+
+/// `s` escaped as in a JSON string literal, without the quotes (so pieces of one string can be
+/// written one after the other).
+#[inline]
+pub fn write_str_contents(s: &str, out: &mut String) {
     match first_escaped(s.as_bytes()) {
         None => out.push_str(s),
         Some(first) => write_escaped(s, first, out),
     }
-    out.push('"');
 }
 
 /// The index of the first byte of `bytes` that a JSON string literal escapes, eight bytes at a

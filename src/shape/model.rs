@@ -139,16 +139,17 @@ impl Shape {
         }
     }
 
-    /// The JSON types this shape can accept at its top.
-    fn accepts_type(&self, t: &str) -> bool {
+    /// Whether this shape can accept `v`'s JSON type at its top (the type compared as the value's
+    /// variant, not by name).
+    fn accepts_type(&self, v: &Value) -> bool {
         match self.resolved() {
-            Shape::Str | Shape::Binary | Shape::Const(_) | Shape::Enum(_) => t == "string",
-            Shape::Number | Shape::Integer { .. } | Shape::ConstNumber(_) => t == "number",
-            Shape::Bool => t == "boolean",
-            Shape::Null => t == "null",
-            Shape::Array(_) => t == "array",
-            Shape::Object(_) | Shape::Map(_) | Shape::Tagged { .. } | Shape::JsonObject => t == "object",
-            Shape::AnyOf(alts) => alts.iter().any(|a| a.accepts_type(t)),
+            Shape::Str | Shape::Binary | Shape::Const(_) | Shape::Enum(_) => v.is_string(),
+            Shape::Number | Shape::Integer { .. } | Shape::ConstNumber(_) => v.is_number(),
+            Shape::Bool => v.is_boolean(),
+            Shape::Null => v.is_null(),
+            Shape::Array(_) => v.is_array(),
+            Shape::Object(_) | Shape::Map(_) | Shape::Tagged { .. } | Shape::JsonObject => v.is_object(),
+            Shape::AnyOf(alts) => alts.iter().any(|a| a.accepts_type(v)),
             Shape::Json => true,
             Shape::Named(_) | Shape::ExactlyOne { .. } => false,
         }
@@ -216,8 +217,9 @@ impl Shape {
             Shape::Object(fields) => {
                 let Some(map) = v.as_object() else { return false };
                 let mut required = 0;
+                let mut cursor = FieldCursor::default();
                 for (k, x) in map {
-                    match fields.fields.iter().find(|f| same_key(f.name, k)) {
+                    match cursor.find(fields, k) {
                         Some(f) if f.shape.accepts(x) => required += usize::from(f.required),
                         Some(_) => return false,
                         None if fields.strict => return false,
@@ -229,10 +231,7 @@ impl Shape {
             Shape::Map(value_shape) => v
                 .as_object()
                 .is_some_and(|m| m.values().all(|x| value_shape.accepts(x))),
-            Shape::AnyOf(alts) => alts
-                .iter()
-                .find(|a| a.accepts_type(type_name(v)))
-                .is_some_and(|a| a.accepts(v)),
+            Shape::AnyOf(alts) => alts.iter().find(|a| a.accepts_type(v)).is_some_and(|a| a.accepts(v)),
             Shape::Tagged { tag, variants } => {
                 let Some(t) = v.get(*tag).and_then(Value::as_str) else {
                     return false;
@@ -366,7 +365,7 @@ impl Shape {
                 }
                 Ok(())
             }
-            Shape::AnyOf(alts) => match alts.iter().find(|a| a.accepts_type(type_name(v))) {
+            Shape::AnyOf(alts) => match alts.iter().find(|a| a.accepts_type(v)) {
                 Some(alt) => alt.check(v, path),
                 None => fail(path, self.describe()),
             },
@@ -461,11 +460,60 @@ pub fn push_key(path: &mut String, key: &str) {
 }
 
 /// Whether two keys are equal: lengths and first bytes first, since the keys a shape declares
-/// mostly differ there (a byte comparison is then a call saved per declared key).
+/// mostly differ there; then the bytes, compared inline a word at a time (a key is short: a
+/// call to the C library's comparison costs more than the comparison).
 #[inline(always)]
 pub fn same_key(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
-    a.len() == b.len() && a.first() == b.first() && a == b
+    a.len() == b.len() && a.first() == b.first() && same_bytes(a, b)
+}
+
+/// Whether two byte strings of the same length are equal.
+#[inline(always)]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    fn word(s: &[u8], at: usize) -> u64 {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&s[at..at + 8]);
+        u64::from_ne_bytes(w)
+    }
+    fn half(s: &[u8], at: usize) -> u32 {
+        let mut w = [0u8; 4];
+        w.copy_from_slice(&s[at..at + 4]);
+        u32::from_ne_bytes(w)
+    }
+    let n = a.len().min(b.len());
+    if n >= 8 {
+        // Whole words, then the last word (overlapping the one before it).
+        (0..n / 8).all(|i| word(a, i * 8) == word(b, i * 8)) && word(a, n - 8) == word(b, n - 8)
+    } else if n >= 4 {
+        half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4)
+    } else {
+        (0..n).all(|i| a[i] == b[i])
+    }
+}
+
+/// Finds an object's keys among its shape's declared fields, searching from just after the
+/// field found last: an object's keys come in sorted order, and most shapes declare their fields
+/// in that order too, so the next key is mostly the next field or one of the few after it.
+#[derive(Default)]
+pub struct FieldCursor {
+    next: usize,
+}
+
+impl FieldCursor {
+    /// The declared field `key` of `fields`.
+    #[inline(always)]
+    pub fn find(&mut self, fields: &'static Fields, key: &str) -> Option<&'static Field> {
+        let all = fields.fields;
+        let start = self.next.min(all.len());
+        let (after, before) = (&all[start..], &all[..start]);
+        let at = match after.iter().position(|f| same_key(f.name, key)) {
+            Some(i) => start + i,
+            None => before.iter().position(|f| same_key(f.name, key))?,
+        };
+        self.next = at + 1;
+        Some(&all[at])
+    }
 }
 
 /// The value of a variant's tag `tag` (its `Const` field), if it has one.

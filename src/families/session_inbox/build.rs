@@ -10,6 +10,7 @@
 use crate::error::EncodeError;
 use crate::removable::Removable;
 use crate::session_inbox::WIRE_VERSION;
+use crate::canonical::{utf8_order_is_utf16_order, write_key, write_str, write_str_contents, write_value};
 use serde_json::{json, Map, Value};
 
 /// The mirror (`payload` beside `payloads`) exists only for consumers of the raw-send era.
@@ -107,9 +108,13 @@ fn build_send(mut cmd: Map<String, Value>) -> Result<Map<String, Value>, EncodeE
 /// The mirror for a list of payloads: `{}` for none, the payload for one, a merge for several
 /// (folded left to right). Tolerates invalid input (it runs before validation, which reports it).
 pub fn coalesce(payloads: &Value) -> Option<Value> {
-    let list = payloads.as_array()?;
+    payloads.as_array().map(|list| coalesce_list(list))
+}
+
+/// [`coalesce`] of the payloads `list`.
+pub fn coalesce_list(list: &[Value]) -> Value {
     if list.len() == 1 {
-        return Some(list[0].clone());
+        return list[0].clone();
     }
     let mut acc = Map::new();
     for p in list.iter().filter_map(Value::as_object) {
@@ -138,7 +143,143 @@ pub fn coalesce(payloads: &Value) -> Option<Value> {
             acc.insert(key.clone(), merged);
         }
     }
-    Some(Value::Object(acc))
+    Value::Object(acc)
+}
+
+/// The canonical text of [`coalesce_list`] of several payloads, each of which the current
+/// payload shape accepts, written from the payloads themselves: nothing of the merge is built.
+/// The merge's rules are [`coalesce_list`]'s, restated for valid payloads (every `context`,
+/// `inputResponses` and task key an array, every task an object, every message a string or an
+/// array): arrays under one key are written one after the other, a run of string messages is
+/// written as the one string it joins to, and any other key is the last payload's value.
+pub fn write_coalesced(list: &[Value], out: &mut String) {
+    let maps: Vec<&Map<String, Value>> = list.iter().filter_map(Value::as_object).collect();
+    let mut fields = Fields::new(out);
+    for key in union_keys(&maps) {
+        let out = fields.key(key);
+        let present = || maps.iter().filter_map(move |m| m.get(key));
+        match key {
+            "context" | "inputResponses" => write_joined_arrays(present(), out),
+            "task" => {
+                let tasks: Vec<&Map<String, Value>> = present().filter_map(Value::as_object).collect();
+                let mut task = Fields::new(out);
+                for tk in union_keys(&tasks) {
+                    write_joined_arrays(tasks.iter().filter_map(|t| t.get(tk)), task.key(tk));
+                }
+                task.out.push('}');
+            }
+            "message" => write_joined_messages(&present().collect::<Vec<_>>(), out),
+            _ => {
+                if let Some(last) = maps.iter().rev().find_map(|m| m.get(key)) {
+                    write_value(last, out);
+                }
+            }
+        }
+    }
+    fields.out.push('}');
+}
+
+/// The keys of `maps`, each once, in canonical order (UTF-16 order: map order but where a key
+/// holds a character from U+E000 on).
+fn union_keys<'m>(maps: &[&'m Map<String, Value>]) -> Vec<&'m str> {
+    let mut keys: Vec<&str> = maps.iter().flat_map(|m| m.keys().map(String::as_str)).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    if !keys.iter().all(|k| utf8_order_is_utf16_order(k)) {
+        keys.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+    }
+    keys
+}
+
+/// Arrays under one key, concatenated, as one array's text.
+fn write_joined_arrays<'v>(arrays: impl Iterator<Item = &'v Value>, out: &mut String) {
+    out.push('[');
+    let mut first = true;
+    for x in arrays.filter_map(Value::as_array).flatten() {
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        write_value(x, out);
+    }
+    out.push(']');
+}
+
+/// [`join_messages`] folded over `messages` (strings or part arrays), as text: strings alone
+/// join with a blank line; once an array comes, what came before is promoted (one text part, or
+/// none for an empty string) and every later string becomes a part.
+fn write_joined_messages(messages: &[&Value], out: &mut String) {
+    let strings = messages.iter().take_while(|m| m.is_string()).count();
+    if let [one] = messages {
+        return write_value(one, out);
+    }
+    let joined = |out: &mut String, run: &[&Value]| {
+        out.push('"');
+        for (i, m) in run.iter().enumerate() {
+            if i > 0 {
+                out.push_str("\\n\\n");
+            }
+            write_str_contents(m.as_str().unwrap_or(""), out);
+        }
+        out.push('"');
+    };
+    if strings == messages.len() {
+        return joined(out, messages);
+    }
+    let mut parts = Fields::array(out);
+    let text_part = |out: &mut String, run: &[&Value]| {
+        out.push_str("{\"text\":");
+        joined(out, run);
+        out.push_str(",\"type\":\"text\"}");
+    };
+    match &messages[..strings] {
+        [] => {}
+        [one] if one.as_str() == Some("") => {}
+        run => text_part(parts.item(), run),
+    }
+    for m in &messages[strings..] {
+        match m {
+            Value::Array(items) => items.iter().for_each(|x| write_value(x, parts.item())),
+            Value::String(s) if s.is_empty() => {}
+            _ => text_part(parts.item(), core::slice::from_ref(m)),
+        }
+    }
+    parts.out.push(']');
+}
+
+/// An object's or array's text being written: a separator before every member but the first.
+struct Fields<'o> {
+    out: &'o mut String,
+    first: bool,
+}
+
+impl<'o> Fields<'o> {
+    fn new(out: &'o mut String) -> Fields<'o> {
+        out.push('{');
+        Fields { out, first: true }
+    }
+
+    fn array(out: &'o mut String) -> Fields<'o> {
+        out.push('[');
+        Fields { out, first: true }
+    }
+
+    fn item(&mut self) -> &mut String {
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        self.out
+    }
+
+    fn key(&mut self, key: &str) -> &mut String {
+        let out = self.item();
+        if !write_key(key, out) {
+            write_str(key, out);
+            out.push(':');
+        }
+        out
+    }
 }
 
 fn join_messages(a: Value, b: &Value) -> Value {
@@ -160,8 +301,8 @@ fn promote(message: Value) -> Vec<Value> {
 }
 
 /// A command's current wire value as a typed view over the command: the envelope's fields by
-/// reference into the command, only the mirror of several payloads computed. Nothing is
-/// allocated for a send or a one-payload deliver. [`view`] answers `None` for any command whose
+/// reference into the command, the mirror of several payloads as those payloads. Nothing is
+/// allocated. [`view`] answers `None` for any command whose
 /// wire value it does not describe exactly as [`build`] builds it; the encoder then builds the
 /// value (and reports its error) the long way.
 pub enum Wire<'a> {
@@ -196,8 +337,10 @@ pub enum Payloads<'a> {
 pub enum Mirror<'a> {
     /// By reference (a send, or a one-payload deliver).
     Same(&'a Value),
-    /// Computed ([`coalesce`]).
-    Merged(Value),
+    /// Several payloads (none, or two and more): their merge ([`coalesce_list`]), which is
+    /// never built on the short way: it is checked as its parts and written from them
+    /// ([`write_coalesced`]).
+    Merged(&'a [Value]),
 }
 
 /// `deliveryMetadata`.
@@ -216,16 +359,6 @@ impl Payloads<'_> {
             Payloads::List(l) => (None, l.as_array().map_or(&[][..], Vec::as_slice)),
         };
         one.into_iter().chain(list.iter())
-    }
-}
-
-impl Mirror<'_> {
-    /// The mirror's value.
-    pub fn value(&self) -> &Value {
-        match self {
-            Mirror::Same(v) => v,
-            Mirror::Merged(v) => v,
-        }
     }
 }
 
@@ -285,7 +418,7 @@ pub fn view(command: &Value) -> Option<Wire<'_>> {
             let payloads = payloads?;
             let mirror = match payloads.as_array()?.as_slice() {
                 [one] => Mirror::Same(one),
-                _ => Mirror::Merged(coalesce(payloads)?),
+                list => Mirror::Merged(list),
             };
             Some(Wire::Deliver(Deliver {
                 payloads: Payloads::List(payloads),

@@ -8,7 +8,7 @@ use crate::canonical::{write_key, write_number, write_str, write_value};
 use crate::error::{EncodeError, ErrorCode};
 use crate::session_inbox::build::{self, Deliver, Entries, Mirror, Payloads, Wire, CARRIED_KEYS};
 use crate::session_inbox::{producer_version, v0, WIRE_VERSION};
-use crate::shape::{Fields, Shape};
+use crate::shape::{FieldCursor, Fields, Shape};
 use crate::Answer;
 use serde_json::{Map, Value};
 
@@ -147,8 +147,8 @@ pub fn encode(command: &Value, target: Target) -> Result<Value, EncodeError> {
 /// [`encode`], taking the command by value: nothing is copied but the mirror.
 pub fn encode_owned(command: Value, target: Target) -> Result<Value, EncodeError> {
     let target = target.check()?;
-    match fast_checks(&command, target) {
-        Some(Ok(merged)) => Ok(fast_value(command, merged, target)),
+    match view_checked(&command, target).map(|checked| checked.map(|_| ())) {
+        Some(Ok(())) => Ok(fast_value(command, target)),
         Some(Err(e)) => Err(e),
         None => encode_built(command, target),
     }
@@ -279,20 +279,21 @@ fn view_checked(command: &Value, target: Target) -> Option<Result<Wire<'_>, Enco
     }
     let to = target.walk_to();
     let ok = walk_changes_only_version(&wire, to) && (to == WIRE_VERSION || accepts(&wire, to, Some(WIRE_VERSION)));
+    if ok {
+        debug_assert_merge_accepted(&wire, WIRE_VERSION);
+        debug_assert_merge_accepted(&wire, to);
+    }
     ok.then_some(Ok(wire))
 }
 
-/// [`view_checked`] for [`fast_value`]: whether the short way takes the command (with the
-/// computed mirror it would otherwise compute again) or refuses it.
-fn fast_checks(command: &Value, target: Target) -> Option<Result<Option<Value>, EncodeError>> {
-    Some(match view_checked(command, target)? {
-        Ok(Wire::Deliver(Deliver {
-            mirror: Mirror::Merged(m),
-            ..
-        })) => Ok(Some(m)),
-        Ok(_) => Ok(None),
-        Err(e) => Err(e),
-    })
+/// In debug builds: the merged mirror that [`Piece::Merged`] checked as its parts, built, has
+/// `version`'s payload shape.
+fn debug_assert_merge_accepted(wire: &Wire<'_>, version: u32) {
+    if let (true, Wire::Deliver(Deliver { mirror: Mirror::Merged(list), .. })) = (cfg!(debug_assertions), wire) {
+        let shape = variant(producer_version(version).wire, "deliver").and_then(|f| field(f, "payload"));
+        let merged = build::coalesce_list(list);
+        assert!(shape.is_some_and(|f| f.shape.accepts(&merged)), "the merge of valid payloads {merged} is not valid");
+    }
 }
 
 /// The error the long way's validation reports for a view the current shape refuses: its first
@@ -346,6 +347,7 @@ fn piece_value<'a>(piece: &Piece<'a>) -> std::borrow::Cow<'a, Value> {
         Piece::Str(s) => Cow::Owned(Value::from(*s)),
         Piece::Number(n) => Cow::Owned(Value::from(*n)),
         Piece::One(p) => Cow::Owned(Value::Array(vec![(*p).clone()])),
+        Piece::Merged(list) => Cow::Owned(build::coalesce_list(list)),
         Piece::SendEntry(m) => {
             let mut entry = (*m).clone();
             entry.insert("payloadIndex".into(), 0.into());
@@ -363,7 +365,9 @@ fn walk_changes_only_version(wire: &Wire<'_>, to: u32) -> bool {
         Wire::Control(map) => to >= 6 || !map.contains_key("tasks"),
         Wire::Deliver(d) => {
             if to < 5 {
-                let mut payloads = d.payloads.iter().chain(core::iter::once(d.mirror.value()));
+                // The mirror is one of the payloads or their merge, whose task holds every key
+                // of theirs (the current shape accepts them: each task is an object).
+                let mut payloads = d.payloads.iter();
                 let operations = ["views", "agentRequests", "inputRequests"];
                 if payloads.any(|p| {
                     p.get("task")
@@ -401,6 +405,12 @@ enum Piece<'a> {
     One(&'a Value),
     /// `[{...delivery, payloadIndex: 0}]`.
     SendEntry(&'a Map<String, Value>),
+    /// The mirror of several payloads (`build::coalesce_list`), checked as its parts: the merge
+    /// of payloads that each have a version's payload shape has that shape too (it concatenates
+    /// arrays of valid items, joins strings into a string or valid text parts, and otherwise
+    /// takes one payload's own value), and the mirror's shape is the payloads' item shape in
+    /// every version. `view_checked` asserts it on the built merge in debug builds.
+    Merged(&'a [Value]),
 }
 
 /// The declared fields of the variant `kind` of a tagged wire shape.
@@ -439,9 +449,13 @@ fn object_accepts<'a>(
     // The last value accepted, with its shape and known shape (resolved): a send's payload is
     // both the mirror and `payloads`' one item, checked against the same shape once.
     let mut accepted: Option<(&Value, &'static Shape, Option<&'static Shape>)> = None;
+    // The merged mirror accepted (its payloads, with their shape and known shape): `payloads`
+    // is then accepted too.
+    let mut merged: Option<(*const Value, &'static Shape, Option<&'static Shape>)> = None;
+    let (mut in_fields, mut in_known) = (FieldCursor::default(), FieldCursor::default());
     for (key, piece) in pieces {
-        let known = known.and_then(|k| field(k, key)).map(|f| f.shape);
-        let Some(f) = field(fields, key) else {
+        let known = known.and_then(|k| in_known.find(k, key)).map(|f| f.shape);
+        let Some(f) = in_fields.find(fields, key) else {
             if fields.strict {
                 return false;
             }
@@ -455,13 +469,24 @@ fn object_accepts<'a>(
             {
                 true
             }
+            (Piece::Value(Value::Array(list)), Shape::Array(item), _)
+                if merged.is_some_and(|(p, s, k)| {
+                    core::ptr::eq(p, list.as_ptr())
+                        && core::ptr::eq(resolve(item), s)
+                        && same_shape(known_array_item(known), k)
+                }) =>
+            {
+                true
+            }
             _ => piece_accepts(f.shape, known, &piece),
         };
         if !ok {
             return false;
         }
-        if let Piece::Value(v) = piece {
-            accepted = Some((v, resolve(f.shape), known.map(resolve)));
+        match piece {
+            Piece::Value(v) => accepted = Some((v, resolve(f.shape), known.map(resolve))),
+            Piece::Merged(list) => merged = Some((list.as_ptr(), resolve(f.shape), known.map(resolve))),
+            _ => {}
         }
         required += usize::from(f.required);
     }
@@ -502,6 +527,10 @@ fn piece_accepts(shape: &'static Shape, known: Option<&'static Shape>, piece: &P
             Some(k) => accepts_known(shape, k, v),
             None => shape.accepts(v),
         },
+        (Piece::Merged(list), _) => list.iter().all(|p| match known {
+            Some(k) => accepts_known(shape, k, p),
+            None => shape.accepts(p),
+        }),
         (Piece::Str(s), Shape::Const(c)) => c == s,
         (Piece::Str(_), Shape::Str) => true,
         (Piece::Str(s), Shape::Enum(set)) => set.contains(s),
@@ -590,7 +619,13 @@ fn deliver_pieces<'a>(d: &'a Deliver<'_>, version: u32) -> impl Iterator<Item = 
     [
         ("kind", Piece::Str("deliver")),
         ("version", Piece::Number(version)),
-        ("payload", Piece::Value(d.mirror.value())),
+        (
+            "payload",
+            match d.mirror {
+                Mirror::Same(p) => Piece::Value(p),
+                Mirror::Merged(list) => Piece::Merged(list),
+            },
+        ),
         ("payloads", payloads),
     ]
     .into_iter()
@@ -646,7 +681,17 @@ fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) {
             if version.is_some() || send {
                 let out = fields.key("payload");
                 let start = out.len();
-                write_value(d.mirror.value(), out);
+                match d.mirror {
+                    Mirror::Same(p) => write_value(p, out),
+                    Mirror::Merged(list) => {
+                        build::write_coalesced(list, out);
+                        debug_assert_eq!(
+                            out[start..],
+                            crate::canonical::to_string(&build::coalesce_list(list)),
+                            "the merge written from its parts is not the merge's text"
+                        );
+                    }
+                }
                 mirror_text = Some(start..out.len());
             }
             if !send {
@@ -744,7 +789,7 @@ fn write_object<'a>(
 
 /// The wire value for `target` of a command [`fast_checks`] took, built by moving the command's
 /// parts: what the long way builds, without its intermediate maps.
-fn fast_value(command: Value, merged: Option<Value>, target: Target) -> Value {
+fn fast_value(command: Value, target: Target) -> Value {
     let Value::Object(mut cmd) = command else {
         return Value::Null;
     };
@@ -780,10 +825,10 @@ fn fast_value(command: Value, merged: Option<Value>, target: Target) -> Value {
         let entries = cmd.remove("deliveryMetadata");
         match (send, version) {
             (true, _) => {
-                let mirror = match (merged, payloads) {
-                    (Some(m), _) => m,
-                    (None, Value::Array(mut list)) => list.swap_remove(0),
-                    (None, other) => other,
+                let mirror = match payloads {
+                    Value::Array(mut list) if list.len() == 1 => list.swap_remove(0),
+                    Value::Array(list) => build::coalesce_list(&list),
+                    other => other,
                 };
                 let delivery = match entries {
                     Some(Value::Array(list)) => list
@@ -800,7 +845,7 @@ fn fast_value(command: Value, merged: Option<Value>, target: Target) -> Value {
                 (None, mirror, delivery)
             }
             (false, Some(_)) => {
-                let m = merged.unwrap_or_else(|| payloads[0].clone());
+                let m = build::coalesce_list(payloads.as_array().map_or(&[][..], Vec::as_slice));
                 (Some(payloads), m, entries)
             }
             (false, None) => (Some(payloads), Value::Null, entries),
@@ -878,6 +923,31 @@ mod tests {
         }
         commands.push(json!({"kind": "send", "payload": payload, "stray": 1, "auth": null, "turnPolicy": "queue"}));
         commands.push(json!({"kind": "deliver", "payloads": []}));
+        // Merged mirrors, written from their parts: every way messages join, arrays and task keys
+        // concatenated, adapter keys (one sorting differently in UTF-16) the last payload's.
+        let part = json!({"type": "text", "text": "p\n\"q\""});
+        for messages in [
+            json!(["a", "b\u{1}", "c"]),
+            json!(["", [part]]),
+            json!(["a", [part]]),
+            json!(["a", "", [part], "", "z", [part, part]]),
+            json!([[part], "x", ""]),
+            json!([[], ""]),
+        ] {
+            let payloads: Vec<serde_json::Value> = messages
+                .as_array()
+                .unwrap()
+                .iter()
+                .enumerate()
+                .map(|(i, m)| {
+                    json!({"message": m, "context": [format!("c{i}")], "\u{ff61}": i, "\u{1f600}": [i], "task": {"authorizationEvents": [], "views": [{"i": i}]}})
+                })
+                .collect();
+            commands.push(json!({"kind": "deliver", "payloads": payloads}));
+            let mut sparse = payloads.clone();
+            sparse.insert(1, json!({"outputSchema": {"o": 1}, "inputResponses": [{"requestId": "r"}]}));
+            commands.push(json!({"kind": "deliver", "payloads": sparse}));
+        }
         // Refusals the short way names itself: a failing field, a missing one, an undeclared key.
         for bad in [
             json!({"kind": "deliver", "payloads": [{"message": [{"type": "text", "text": 1}]}]}),
