@@ -1,4 +1,4 @@
-// The JS half of the wasm decoders' host (src/wasm.rs), one for every family. Values never cross
+// The JS half of the wasm decoders' host (src/hosts/wasm.rs), one for every family. Values never cross
 // into wasm: they live in `V` and a decoder names them by index (a handle), so no wasm table,
 // reference counting or drop glue is needed. One import call per question; keys and kind strings
 // by index into the symbol table of the family being decoded (`state.F`, which js/decoder.js sets
@@ -42,7 +42,7 @@ const typeCode = (v, other, t = typeof v) =>
 export const state = { F: null, x: 0, n: 0 };
 
 /**
- * The names of the decoders' imports (module "a") as src/wasm.rs declares them, in the order of
+ * The names of the decoders' imports (module "a") as src/hosts/wasm.rs declares them, in the order of
  * `host`: scripts/build-pkg.mjs renames each to its index here, so that one array serves every
  * family's module (an array of functions is the cheapest import object a fresh context makes).
  */

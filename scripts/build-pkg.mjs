@@ -132,7 +132,7 @@ const UNPACK = unpacker(binaryen);
 
 /**
  * The decoders' import and export names. wasm-bindgen names an import after its Rust function
- * (src/wasm.rs) and the memory `memory`; every decoder module imports them by their index in
+ * (src/hosts/wasm.rs) and the memory `memory`; every decoder module imports them by their index in
  * js/host.js's NAMES (the order of its import array), so one array serves both families, and
  * exports the names below (the decode export is named after the family: js/init.js tells the
  * modules apart by it).
