@@ -1,12 +1,12 @@
-// The JS half of the wasm decoders' host (src/hosts/wasm.rs), one for every family. Values never cross
-// into wasm: they live in `V` and a decoder names them by index (a handle), so no wasm table,
-// reference counting or drop glue is needed. One import call per question; keys and kind strings
-// by index into the symbol table of the family being decoded (`state.F`, which js/decoder.js sets
-// around a decode); every read that could throw (a getter, a proxy trap) is caught here and
-// counted (`state.x`), and js/decoder.js compares the count before and after a decode, so a
-// decode that hit one reports it instead of guessing. A decode holds values in `V` from
-// `state.n` up and the decoder clears them afterwards (a nested decode, from a getter, stacks
-// above and clears down to its own base).
+// The JS half of the wasm decoders' host (src/hosts/wasm.rs), one for every family. Values
+// never cross into wasm: they live in `V` and a decoder names them by index (a handle), so no
+// wasm table, reference counting or drop glue is needed. One import call per question; keys and
+// kind strings by index into the symbol table of the family being decoded (`state.F`, which
+// js/decoder.js sets around a decode); every read that could throw (a getter, a proxy trap) is
+// caught here and counted (`state.x`), and js/decoder.js compares the count before and after a
+// decode, so a decode that hit one reports it instead of guessing. A decode holds values in `V`
+// from `state.n` up and the decoder clears them afterwards (a nested decode, from a getter,
+// stacks above and clears down to its own base).
 //
 // Reads see own properties only (an own getter is one; a value inherited from a prototype, such
 // as a polluted Object.prototype.kind, is not), and no inherited setter ever runs on the objects
