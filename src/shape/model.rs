@@ -514,6 +514,12 @@ impl FieldCursor {
         self.next = at + 1;
         Some(&all[at])
     }
+
+    /// The index among the declared fields of the field [`FieldCursor::find`] found last.
+    #[inline(always)]
+    pub fn last(&self) -> usize {
+        self.next.wrapping_sub(1)
+    }
 }
 
 /// The value of a variant's tag `tag` (its `Const` field), if it has one.
@@ -952,4 +958,272 @@ pub fn binary_places(shape: &'static Shape) -> Vec<(String, String)> {
     out.sort();
     out.dedup();
     out
+}
+
+/// The JSON types a shape can accept at its top, one bit each (null, boolean, number, string,
+/// array, object), as [`Shape::accepts_type`] answers them.
+fn type_bits(s: &Shape) -> u8 {
+    const NULL: u8 = 1;
+    const BOOL: u8 = 2;
+    const NUMBER: u8 = 4;
+    const STRING: u8 = 8;
+    const ARRAY: u8 = 16;
+    const OBJECT: u8 = 32;
+    match s.resolved() {
+        Shape::Str | Shape::Binary | Shape::Const(_) | Shape::Enum(_) => STRING,
+        Shape::Number | Shape::Integer { .. } | Shape::ConstNumber(_) => NUMBER,
+        Shape::Bool => BOOL,
+        Shape::Null => NULL,
+        Shape::Array(_) => ARRAY,
+        Shape::Object(_) | Shape::Map(_) | Shape::Tagged { .. } | Shape::JsonObject => OBJECT,
+        Shape::AnyOf(alts) => alts.iter().fold(0, |bits, a| bits | type_bits(a)),
+        Shape::Json => NULL | BOOL | NUMBER | STRING | ARRAY | OBJECT,
+        Shape::Named(_) | Shape::ExactlyOne { .. } => 0,
+    }
+}
+
+/// Whether every value `narrow` accepts, `wide` accepts too, as far as the two shapes prove it:
+/// `false` means "not shown", never "some value fails". Decided from the shapes alone (no value
+/// is looked at), so a caller that already knows a value has `narrow` can skip checking it
+/// against `wide`. The rules follow [`Shape::accepts`] form by form: the same or a wider
+/// primitive; any JSON, or any object for an object-like shape; an array's items; a map's values;
+/// an object's fields by name (a field `wide` requires is required in `narrow`, a field `narrow`
+/// declares is declared by `wide` unless `wide` is loose, and a loose `narrow` only into a loose
+/// `wide` that declares nothing `narrow` does not); a tagged union variant by variant, and any
+/// union by the alternative `wide` picks for each JSON type `narrow` can hold.
+pub fn fits(narrow: &Shape, wide: &Shape) -> bool {
+    if core::ptr::eq(narrow, wide) {
+        return true;
+    }
+    match (narrow, wide) {
+        (Shape::Named(d), _) => return fits(&d.shape, wide),
+        (_, Shape::Named(d)) => return fits(narrow, &d.shape),
+        _ => {}
+    }
+    match (narrow, wide) {
+        (_, Shape::Json) => true,
+        (Shape::ExactlyOne { keys: kn, shape: n }, Shape::ExactlyOne { keys: kw, shape: w }) => kn == kw && fits(n, w),
+        // Every value of an `ExactlyOne` has its object shape.
+        (Shape::ExactlyOne { shape, .. }, _) => fits(shape, wide),
+        (_, Shape::ExactlyOne { .. }) => false,
+        (Shape::Object(_) | Shape::Map(_) | Shape::Tagged { .. } | Shape::JsonObject, Shape::JsonObject) => true,
+        (Shape::Str | Shape::Binary | Shape::Const(_) | Shape::Enum(_), Shape::Str | Shape::Binary) => true,
+        (Shape::Number | Shape::Integer { .. } | Shape::ConstNumber(_), Shape::Number) => true,
+        (Shape::Bool, Shape::Bool) | (Shape::Null, Shape::Null) => true,
+        (Shape::Integer { min: a, max: b }, Shape::Integer { min, max }) => min <= a && b <= max,
+        (Shape::ConstNumber(n), Shape::Integer { min, max }) => (*min..=*max).contains(&i64::from(*n)),
+        (Shape::ConstNumber(n), Shape::ConstNumber(m)) => n == m,
+        (Shape::Const(c), Shape::Const(d)) => c == d,
+        (Shape::Const(c), Shape::Enum(set)) => set.contains(c),
+        (Shape::Enum(own), Shape::Enum(set)) => own.iter().all(|c| set.contains(c)),
+        (Shape::Enum(own), Shape::Const(d)) => own.iter().all(|c| c == d),
+        (Shape::Array(n), Shape::Array(w)) | (Shape::Map(n), Shape::Map(w)) => fits(n, w),
+        (Shape::Object(n), Shape::Object(w)) => fields_fit(n, w),
+        (Shape::Tagged { tag: tn, variants: vn }, Shape::Tagged { tag, variants }) if tn == tag => {
+            // `wide` checks a value against its first variant with the value's tag.
+            vn.iter().all(|n| {
+                let wide_variant = variant_tag(n, tag).and_then(|t| {
+                    variants
+                        .iter()
+                        .find(|w| variant_tag(w, tag).is_some_and(|c| same_key(c, t)))
+                });
+                wide_variant.is_some_and(|w| fits(n, w))
+            })
+        }
+        (_, Shape::AnyOf(alts)) => {
+            // `wide` checks a value against its first alternative that takes the value's JSON
+            // type: each alternative of `narrow` must meet one and the same one of those.
+            let narrow_alts: &[&Shape] = match narrow {
+                Shape::AnyOf(own) => own,
+                _ => core::slice::from_ref(&narrow),
+            };
+            narrow_alts.iter().all(|n| {
+                let bits = type_bits(n);
+                let mut picked = (0..8)
+                    .filter(|b| bits & (1 << b) != 0)
+                    .map(|b| alts.iter().position(|w| type_bits(w) & (1 << b) != 0));
+                match picked.next().flatten() {
+                    Some(i) => picked.all(|p| p == Some(i)) && fits(n, alts[i]),
+                    None => false,
+                }
+            })
+        }
+        (Shape::AnyOf(own), _) => own.iter().all(|n| fits(n, wide)),
+        _ => false,
+    }
+}
+
+/// [`fits`] for the values of `narrow` that lack some keys: `Some(keys)` when every value of
+/// `narrow` without any of `keys` at its top (an array's: in each of its items) is accepted by
+/// `wide` — the fields an object shape declares that a strict `wide` does not, one level down for
+/// arrays; `Some` of nothing when `narrow` fits `wide` outright, `None` when neither is shown.
+pub fn fits_without(narrow: &Shape, wide: &Shape) -> Option<Vec<&'static str>> {
+    if fits(narrow, wide) {
+        return Some(Vec::new());
+    }
+    match (narrow, wide) {
+        (Shape::Named(d), _) => fits_without(&d.shape, wide),
+        (_, Shape::Named(d)) => fits_without(narrow, &d.shape),
+        (Shape::Array(n), Shape::Array(w)) => fits_without(n, w),
+        (Shape::Object(n), Shape::Object(w)) if n.strict && w.strict => {
+            let keys: Vec<&'static str> = n
+                .fields
+                .iter()
+                .filter(|f| !w.fields.iter().any(|x| same_key(x.name, f.name)))
+                .map(|f| f.name)
+                .collect();
+            fields_fit_except(n, w, &keys).then_some(keys)
+        }
+        _ => None,
+    }
+}
+
+/// Whether `v` lacks every one of `keys` at its top: an object holds none of them, an array's
+/// items each lack them ([`fits_without`]'s condition).
+pub fn lacks(v: &Value, keys: &[&str]) -> bool {
+    match v {
+        Value::Object(m) => !keys.iter().any(|k| m.contains_key(*k)),
+        Value::Array(items) => items.iter().all(|x| lacks(x, keys)),
+        _ => true,
+    }
+}
+
+/// [`fits`] of two objects' declared fields.
+fn fields_fit(narrow: &Fields, wide: &Fields) -> bool {
+    fields_fit_except(narrow, wide, &[])
+}
+
+/// [`fields_fit`] for the values of `narrow` that hold none of `absent`.
+fn fields_fit_except(narrow: &Fields, wide: &Fields, absent: &[&str]) -> bool {
+    let declared = |fields: &Fields, name: &str| fields.fields.iter().find(|f| same_key(f.name, name));
+    // A key `narrow` leaves undeclared may hold anything: `wide` must pass it through too.
+    if !narrow.strict && (wide.strict || wide.fields.iter().any(|w| declared(narrow, w.name).is_none())) {
+        return false;
+    }
+    let required = wide
+        .fields
+        .iter()
+        .filter(|w| w.required)
+        .all(|w| declared(narrow, w.name).is_some_and(|n| n.required && !absent.contains(&n.name)));
+    required
+        && narrow
+            .fields
+            .iter()
+            .filter(|n| !absent.contains(&n.name))
+            .all(|n| match declared(wide, n.name) {
+                Some(w) => fits(n.shape, w.shape),
+                None => !wide.strict,
+            })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{fits, fits_without, lacks, opt, req, Fields, Shape};
+    use serde_json::json;
+
+    static STR: Shape = Shape::Str;
+    static NUM: Shape = Shape::Number;
+    static JSON: Shape = Shape::Json;
+    static OBJ: Shape = Shape::JsonObject;
+    static SMALL: Shape = Shape::Integer { min: 0, max: 9 };
+    static BIG: Shape = Shape::Integer { min: -1, max: 99 };
+    static A: Shape = Shape::Const("a");
+    static AB: Shape = Shape::Enum(&["a", "b"]);
+    static STRICT: Shape = Shape::Object(&Fields {
+        strict: true,
+        fields: &[req("x", &SMALL), opt("y", &A)],
+    });
+    static STRICT_WIDE: Shape = Shape::Object(&Fields {
+        strict: true,
+        fields: &[opt("x", &BIG), opt("y", &AB), opt("z", &STR)],
+    });
+    static STRICT_NO_Y: Shape = Shape::Object(&Fields {
+        strict: true,
+        fields: &[req("x", &BIG)],
+    });
+    static NEEDS_Z: Shape = Shape::Object(&Fields {
+        strict: true,
+        fields: &[opt("x", &BIG), opt("y", &AB), req("z", &STR)],
+    });
+    static LOOSE: Shape = Shape::Object(&Fields {
+        strict: false,
+        fields: &[opt("x", &SMALL)],
+    });
+    static LOOSE_WIDE: Shape = Shape::Object(&Fields {
+        strict: false,
+        fields: &[opt("x", &NUM)],
+    });
+    static LOOSE_MORE: Shape = Shape::Object(&Fields {
+        strict: false,
+        fields: &[opt("x", &NUM), opt("w", &STR)],
+    });
+    static STR_OR_NUM: Shape = Shape::AnyOf(&[&STR, &NUM]);
+    static A_OR_SMALL: Shape = Shape::AnyOf(&[&A, &SMALL]);
+    static SMALLS: Shape = Shape::Array(&SMALL);
+    static BIGS: Shape = Shape::Array(&BIG);
+
+    #[test]
+    fn fits_holds_where_every_narrow_value_is_a_wide_one() {
+        for (narrow, wide) in [
+            (&STR, &STR),
+            (&A, &AB),
+            (&AB, &STR),
+            (&SMALL, &BIG),
+            (&SMALL, &NUM),
+            (&STRICT, &OBJ),
+            (&STRICT, &JSON),
+            (&STRICT, &STRICT_WIDE),
+            (&STRICT, &LOOSE_WIDE),
+            (&LOOSE, &LOOSE_WIDE),
+            (&SMALLS, &BIGS),
+            (&A_OR_SMALL, &STR_OR_NUM),
+            (&A, &STR_OR_NUM),
+        ] {
+            assert!(fits(narrow, wide), "{narrow:?} into {wide:?}");
+        }
+    }
+
+    #[test]
+    fn fits_fails_where_a_narrow_value_may_not_be_a_wide_one() {
+        for (narrow, wide) in [
+            (&STR, &A),
+            (&NUM, &SMALL),
+            (&BIG, &SMALL),
+            (&JSON, &OBJ),
+            (&OBJ, &STRICT),
+            (&STRICT_WIDE, &STRICT),
+            // `y` is declared by the narrow shape, not by the strict wide one.
+            (&STRICT, &STRICT_NO_Y),
+            // `z` is required by the wide shape, absent from the narrow one.
+            (&STRICT, &NEEDS_Z),
+            // A loose object's undeclared keys hold anything: not into a strict one, nor into one
+            // declaring a key the narrow shape leaves open.
+            (&LOOSE, &STRICT_WIDE),
+            (&LOOSE, &LOOSE_MORE),
+            (&LOOSE_WIDE, &LOOSE),
+            (&BIGS, &SMALLS),
+            (&STR_OR_NUM, &A_OR_SMALL),
+            (&STR_OR_NUM, &STR),
+        ] {
+            assert!(!fits(narrow, wide), "{narrow:?} into {wide:?}");
+        }
+    }
+
+    static STRICTS: Shape = Shape::Array(&STRICT);
+    static NO_YS: Shape = Shape::Array(&STRICT_NO_Y);
+
+    #[test]
+    fn fits_without_names_the_keys_a_strict_wide_object_lacks() {
+        assert_eq!(fits_without(&SMALL, &BIG), Some(vec![]));
+        assert_eq!(fits_without(&STRICT, &STRICT_NO_Y), Some(vec!["y"]));
+        assert_eq!(fits_without(&STRICTS, &NO_YS), Some(vec!["y"]));
+        // Not shown: a required field missing, a loose narrow object, a field that does not fit.
+        assert_eq!(fits_without(&STRICT, &NEEDS_Z), None);
+        assert_eq!(fits_without(&LOOSE, &STRICT_NO_Y), None);
+        assert_eq!(fits_without(&STRICT_WIDE, &STRICT), None);
+        assert!(lacks(&json!({"x": 1}), &["y"]));
+        assert!(!lacks(&json!({"x": 1, "y": "a"}), &["y"]));
+        assert!(lacks(&json!([{"x": 1}, {"x": 2}]), &["y"]));
+        assert!(!lacks(&json!([{"x": 1}, {"y": "a"}]), &["y"]));
+    }
 }

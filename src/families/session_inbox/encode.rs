@@ -439,10 +439,13 @@ fn object_fields(shape: &'static Shape) -> Option<&'static Fields> {
 }
 
 /// `Shape::accepts` of an object given as its fields (each key once). `known`, when given, is a
-/// shape the object is already known to have: see [`accepts_known`].
+/// shape the object is already known to have: see [`accepts_known`]. `fit` has bit `i` set when
+/// the object's value for `fields.fields[i]` is known to be accepted there ([`Subsumed::fit`]):
+/// that value is not walked again.
 fn object_accepts<'a>(
     fields: &'static Fields,
     known: Option<&'static Fields>,
+    fit: u64,
     pieces: impl IntoIterator<Item = (&'a str, Piece<'a>)>,
 ) -> bool {
     let mut required = 0;
@@ -462,6 +465,10 @@ fn object_accepts<'a>(
             continue;
         };
         let ok = match (&piece, resolve(f.shape), accepted) {
+            _ if fit & 1u64.checked_shl(in_fields.last() as u32).unwrap_or(0) != 0 => {
+                debug_assert!(piece_accepts(f.shape, known, &piece), "field {key} was known to fit");
+                true
+            }
             (Piece::One(p), Shape::Array(item), Some((v, s, k)))
                 if core::ptr::eq(*p, v)
                     && core::ptr::eq(resolve(item), s)
@@ -545,6 +552,7 @@ fn piece_accepts(shape: &'static Shape, known: Option<&'static Shape>, piece: &P
             object_accepts(
                 fields,
                 known_item().and_then(object_fields),
+                0,
                 d.iter()
                     .map(|(k, v)| (k.as_str(), Piece::Value(v)))
                     .chain([("payloadIndex", Piece::Number(0))]),
@@ -567,33 +575,155 @@ fn accepts_known(target: &'static Shape, known: &'static Shape, v: &Value) -> bo
         (Shape::Array(t), Shape::Array(k)) => v.as_array().is_some_and(|a| a.iter().all(|x| accepts_known(t, k, x))),
         (Shape::Object(t), Shape::Object(k)) => v
             .as_object()
-            .is_some_and(|m| object_accepts(t, Some(k), m.iter().map(|(key, x)| (key.as_str(), Piece::Value(x))))),
+            .is_some_and(|m| object_accepts(t, Some(k), 0, m.iter().map(|(key, x)| (key.as_str(), Piece::Value(x))))),
         _ => target.accepts(v),
     }
 }
 
 /// Whether the view's value, at `version`, has that version's frozen shape; `known` is a version
-/// whose shape it is already known to have.
+/// whose shape it is already known to have. When that is the current version, the shapes decide
+/// what needs no walk ([`Subsumed`]): a value holding no field whose current shape may not fit
+/// the target's is accepted outright, and otherwise only those fields are walked.
 fn accepts(wire: &Wire<'_>, version: u32, known: Option<u32>) -> bool {
     let shape = producer_version(version).wire;
-    let known = known.map(|k| producer_version(k).wire);
-    let version_piece = ("version", Piece::Number(version));
-    match wire {
-        Wire::Control(map) => {
-            let kind = map.get("kind").and_then(Value::as_str).unwrap_or("");
-            variant(shape, kind).is_some_and(|fields| {
-                object_accepts(
-                    fields,
-                    known.and_then(|k| variant(k, kind)),
-                    map.iter()
-                        .map(|(k, v)| (k.as_str(), Piece::Value(v)))
-                        .chain([version_piece]),
-                )
-            })
+    let kind = match wire {
+        Wire::Control(map) => map.get("kind").and_then(Value::as_str).unwrap_or(""),
+        Wire::Deliver(_) => "deliver",
+    };
+    let facts = known.filter(|k| *k == WIRE_VERSION).and_then(|_| subsumed_at(version, kind));
+    if let Some(facts) = facts.filter(|f| f.whole) {
+        if facts.unfit.iter().all(|(k, keys)| absent_or_lacks(wire, k, keys.as_deref())) {
+            debug_assert!(accepts(wire, version, None), "the shapes said {kind} needs no walk");
+            return true;
         }
-        Wire::Deliver(d) => variant(shape, "deliver").is_some_and(|fields| {
-            object_accepts(fields, known.and_then(|k| variant(k, "deliver")), deliver_pieces(d, version))
-        }),
+    }
+    let fit = facts.map_or(0, |f| f.fit);
+    let known_wire = known.map(|k| producer_version(k).wire);
+    let version_piece = ("version", Piece::Number(version));
+    let Some(fields) = facts.map(|f| f.fields).or_else(|| variant(shape, kind)) else {
+        return false;
+    };
+    let known = known_wire.and_then(|k| variant(k, kind));
+    match wire {
+        Wire::Control(map) => object_accepts(
+            fields,
+            known,
+            fit,
+            map.iter()
+                .map(|(k, v)| (k.as_str(), Piece::Value(v)))
+                .chain([version_piece]),
+        ),
+        Wire::Deliver(d) => object_accepts(fields, known, fit, deliver_pieces(d, version)),
+    }
+}
+
+/// What the shapes alone decide about one variant of an older version's wire shape, for a value
+/// the current version's variant of the same kind already accepted.
+struct Subsumed {
+    /// The target version.
+    version: u32,
+    /// The variant's kind.
+    kind: &'static str,
+    /// The target variant.
+    fields: &'static Fields,
+    /// Bit `i` set: the current variant declares `fields.fields[i]` with a shape that fits it
+    /// (`shape::fits`: every value the current shape accepts there, the target's accepts too), or
+    /// it is `version`, whose piece is always the target's own number.
+    fit: u64,
+    /// The current variant's fields a value may hold that the target may refuse: declared with a
+    /// shape that does not fit the target's, or not declared by a strict target. Each with the
+    /// keys it must lack to fit nonetheless (`shape::fits_without`), or `None`: it must be absent.
+    unfit: Vec<(&'static str, Option<Vec<&'static str>>)>,
+    /// Whether the target accepts every value of the current variant whose `unfit` fields are
+    /// absent or lack their keys: the current variant is strict, and each field the target
+    /// requires, the current one requires.
+    whole: bool,
+}
+
+/// The [`Subsumed`] facts of every variant of every older version, computed once per build.
+fn subsumed() -> &'static [Subsumed] {
+    static TABLE: std::sync::OnceLock<Vec<Subsumed>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let current = producer_version(WIRE_VERSION).wire;
+        let mut table = Vec::new();
+        for version in 1..WIRE_VERSION {
+            let Shape::Tagged { variants, .. } = resolve(producer_version(version).wire) else {
+                continue;
+            };
+            for fields in variants.iter().filter_map(|v| object_fields(v)) {
+                let kind = field(fields, "kind").and_then(|f| match resolve(f.shape) {
+                    Shape::Const(c) => Some(*c),
+                    _ => None,
+                });
+                let Some((kind, known)) = kind.and_then(|k| Some((k, variant(current, k)?))) else {
+                    continue;
+                };
+                let fits_at = |f: &'static crate::shape::Field| match f.name {
+                    "version" => piece_accepts(f.shape, None, &Piece::Number(version)),
+                    name => field(known, name).is_some_and(|k| crate::shape::fits(k.shape, f.shape)),
+                };
+                let fit = fields.fields.iter().take(64).enumerate().fold(0u64, |mask, (i, f)| {
+                    mask | (u64::from(fits_at(f)) << i)
+                });
+                let unfit = known
+                    .fields
+                    .iter()
+                    .filter_map(|k| match field(fields, k.name) {
+                        Some(f) if fits_at(f) => None,
+                        Some(f) if f.name != "version" => Some((k.name, crate::shape::fits_without(k.shape, f.shape))),
+                        Some(_) => Some((k.name, None)),
+                        None => fields.strict.then_some((k.name, None)),
+                    })
+                    .collect();
+                let whole = known.strict
+                    && fields
+                        .fields
+                        .iter()
+                        .filter(|f| f.required)
+                        .all(|f| field(known, f.name).is_some_and(|k| k.required));
+                table.push(Subsumed { version, kind, fields, fit, unfit, whole });
+            }
+        }
+        table
+    })
+}
+
+/// The [`Subsumed`] facts of the variant `kind` of version `version`.
+fn subsumed_at(version: u32, kind: &str) -> Option<&'static Subsumed> {
+    subsumed()
+        .iter()
+        .find(|s| s.version == version && crate::shape::same_key(s.kind, kind))
+}
+
+/// Whether the view's field `key` is absent, or (with `keys`) present and lacking every one of
+/// `keys` at its top ([`Subsumed::unfit`]).
+fn absent_or_lacks(wire: &Wire<'_>, key: &str, keys: Option<&[&str]>) -> bool {
+    let lacks = |v: &Value| keys.is_some_and(|keys| crate::shape::lacks(v, keys));
+    let d = match wire {
+        Wire::Control(map) => return key != "version" && map.get(key).is_none_or(lacks),
+        Wire::Deliver(d) => d,
+    };
+    match key {
+        "kind" | "version" => false,
+        "payload" => match d.mirror {
+            Mirror::Same(p) => lacks(p),
+            Mirror::Merged(list) => list.iter().all(lacks),
+        },
+        "payloads" => match d.payloads {
+            Payloads::One(p) | Payloads::List(p) => lacks(p),
+        },
+        "deliveryMetadata" => match &d.entries {
+            None => true,
+            // The entry written is `m` with `payloadIndex`.
+            Some(Entries::Send(m)) => {
+                keys.is_some_and(|keys| !keys.iter().any(|k| *k == "payloadIndex" || m.contains_key(*k)))
+            }
+            Some(Entries::List(l)) => lacks(l),
+        },
+        _ => CARRIED_KEYS
+            .iter()
+            .zip(d.carried)
+            .all(|(k, v)| *k != key || v.is_none_or(lacks)),
     }
 }
 
@@ -995,6 +1125,47 @@ mod tests {
             assert!(short > commands.len() * 2, "the short way took only {short} encodes");
             assert!(refused > 0, "the short way refused nothing");
         }
+    }
+
+    /// The fields whose current shape fits version 1's: a payload (strict `task` into an opaque
+    /// one) and the controls' fields, not a caller (`activityObserver`), a delivery entry
+    /// (`acceptedDeploymentId`), a cancel (`tasks`) or `version`.
+    #[test]
+    fn the_fields_that_fit_version_1_are_skipped_there() {
+        use super::{producer_version, subsumed_at, variant};
+        let fitting = |kind: &str| {
+            let facts = subsumed_at(1, kind).unwrap();
+            let (fields, mask) = (facts.fields, facts.fit);
+            assert!(core::ptr::eq(fields, variant(producer_version(1).wire, kind).unwrap()));
+            assert!(facts.whole, "{kind}");
+            let mut names: Vec<&str> =
+                fields.fields.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, f)| f.name).collect();
+            names.sort_unstable();
+            names
+        };
+        let deliver = fitting("deliver");
+        for name in ["auth", "kind", "payload", "payloads", "requestId", "taskDeliveryId", "turnPolicy", "version"] {
+            assert!(deliver.contains(&name), "{name} in {deliver:?}");
+        }
+        for name in ["caller", "deliveryMetadata"] {
+            assert!(!deliver.contains(&name), "{name} in {deliver:?}");
+        }
+        // A current caller fits version 1's without `activityObserver`, a delivery entry without
+        // `acceptedDeploymentId`; a cancel, without `tasks` (which version 1 does not declare).
+        let unfit = |v, kind| subsumed_at(v, kind).unwrap().unfit.clone();
+        assert_eq!(
+            unfit(1, "deliver"),
+            [("caller", Some(vec!["activityObserver"])), ("deliveryMetadata", Some(vec!["acceptedDeploymentId"]))]
+        );
+        assert_eq!(fitting("reset"), ["kind", "reason", "version"]);
+        assert_eq!(fitting("cancel"), ["kind", "taskId", "turnId", "version"]);
+        assert_eq!(unfit(1, "cancel"), [("tasks", None)]);
+        assert!(unfit(1, "clear").is_empty());
+        // The current version is never the target of the second check; versions 3 to 5 take
+        // every current deliver, version 2 not a delivery entry's `acceptedDeploymentId`.
+        assert!(subsumed_at(WIRE_VERSION, "clear").is_none());
+        assert!(unfit(3, "deliver").is_empty());
+        assert_eq!(unfit(2, "deliver"), [("deliveryMetadata", Some(vec!["acceptedDeploymentId"]))]);
     }
 
     #[test]
