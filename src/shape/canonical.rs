@@ -70,6 +70,54 @@ fn write_sorted(map: &serde_json::Map<String, Value>, out: &mut String) {
     out.push('}');
 }
 
+/// The members of an object or array being written, in the order given (an object's keys must
+/// come in key order): a separator before every member but the first. The caller closes it.
+pub struct Members<'o> {
+    /// Where the text goes.
+    pub out: &'o mut String,
+    first: bool,
+}
+
+impl<'o> Members<'o> {
+    /// Open an object.
+    pub fn object(out: &'o mut String) -> Members<'o> {
+        out.push('{');
+        Members { out, first: true }
+    }
+
+    /// Open an array.
+    pub fn array(out: &'o mut String) -> Members<'o> {
+        out.push('[');
+        Members { out, first: true }
+    }
+
+    /// Start the next member: the returned buffer takes it.
+    pub fn item(&mut self) -> &mut String {
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        self.out
+    }
+
+    /// Start the field `key`: the returned buffer takes its value.
+    pub fn key(&mut self, key: &str) -> &mut String {
+        let out = self.item();
+        if !write_key(key, out) {
+            write_str(key, out);
+            out.push(':');
+        }
+        out
+    }
+
+    /// The field `key` with the value `v`, if there is one.
+    pub fn value(&mut self, key: &str, v: Option<&Value>) {
+        if let Some(v) = v {
+            write_value(v, self.key(key));
+        }
+    }
+}
+
 /// Write `"key":` for a key of an object written in map order, or answer `false` (writing
 /// nothing) when the key's UTF-8 order is not its UTF-16 order. One scan serves both questions
 /// for a plain ASCII key.

@@ -10,7 +10,7 @@
 use crate::error::EncodeError;
 use crate::removable::Removable;
 use crate::session_inbox::WIRE_VERSION;
-use crate::canonical::{utf8_order_is_utf16_order, write_key, write_str, write_str_contents, write_value};
+use crate::canonical::{utf8_order_is_utf16_order, write_str_contents, write_value, Members};
 use serde_json::{json, Map, Value};
 
 /// The mirror (`payload` beside `payloads`) exists only for consumers of the raw-send era.
@@ -154,7 +154,7 @@ pub fn coalesce_list(list: &[Value]) -> Value {
 /// written as the one string it joins to, and any other key is the last payload's value.
 pub fn write_coalesced(list: &[Value], out: &mut String) {
     let maps: Vec<&Map<String, Value>> = list.iter().filter_map(Value::as_object).collect();
-    let mut fields = Fields::new(out);
+    let mut fields = Members::object(out);
     for key in union_keys(&maps) {
         let out = fields.key(key);
         let present = || maps.iter().filter_map(move |m| m.get(key));
@@ -162,7 +162,7 @@ pub fn write_coalesced(list: &[Value], out: &mut String) {
             "context" | "inputResponses" => write_joined_arrays(present(), out),
             "task" => {
                 let tasks: Vec<&Map<String, Value>> = present().filter_map(Value::as_object).collect();
-                let mut task = Fields::new(out);
+                let mut task = Members::object(out);
                 for tk in union_keys(&tasks) {
                     write_joined_arrays(tasks.iter().filter_map(|t| t.get(tk)), task.key(tk));
                 }
@@ -226,7 +226,7 @@ fn write_joined_messages(messages: &[&Value], out: &mut String) {
     if strings == messages.len() {
         return joined(out, messages);
     }
-    let mut parts = Fields::array(out);
+    let mut parts = Members::array(out);
     let text_part = |out: &mut String, run: &[&Value]| {
         out.push_str("{\"text\":");
         joined(out, run);
@@ -245,41 +245,6 @@ fn write_joined_messages(messages: &[&Value], out: &mut String) {
         }
     }
     parts.out.push(']');
-}
-
-/// An object's or array's text being written: a separator before every member but the first.
-struct Fields<'o> {
-    out: &'o mut String,
-    first: bool,
-}
-
-impl<'o> Fields<'o> {
-    fn new(out: &'o mut String) -> Fields<'o> {
-        out.push('{');
-        Fields { out, first: true }
-    }
-
-    fn array(out: &'o mut String) -> Fields<'o> {
-        out.push('[');
-        Fields { out, first: true }
-    }
-
-    fn item(&mut self) -> &mut String {
-        if !self.first {
-            self.out.push(',');
-        }
-        self.first = false;
-        self.out
-    }
-
-    fn key(&mut self, key: &str) -> &mut String {
-        let out = self.item();
-        if !write_key(key, out) {
-            write_str(key, out);
-            out.push(':');
-        }
-        out
-    }
 }
 
 fn join_messages(a: Value, b: &Value) -> Value {

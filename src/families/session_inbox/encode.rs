@@ -4,7 +4,7 @@
 //! convert from version 1. Nothing is dropped to make a value fit: a `down` step that cannot
 //! carry a field refuses with `INCOMPATIBLE`.
 
-use crate::canonical::{write_key, write_number, write_str, write_value};
+use crate::canonical::{write_number, write_str, write_value, Members};
 use crate::error::{EncodeError, ErrorCode};
 use crate::session_inbox::build::{self, Deliver, Entries, Mirror, Payloads, Wire, CARRIED_KEYS};
 use crate::session_inbox::{producer_version, v0, WIRE_VERSION};
@@ -775,7 +775,7 @@ fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) {
         Wire::Control(map) => write_object(map.iter(), version.map(|n| ("version", n)), out),
         Wire::Deliver(d) => {
             let send = target == Target::V0(V0Variant::Send);
-            let mut fields = ObjectWriter::new(out);
+            let mut fields = Members::object(out);
             let [auth, caller, request_id, task_delivery_id, turn_policy] = d.carried;
             fields.value("auth", auth);
             fields.value("caller", caller);
@@ -863,46 +863,13 @@ fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) {
     }
 }
 
-/// An object's fields written in the order they are given (which must be key order).
-struct ObjectWriter<'o> {
-    out: &'o mut String,
-    first: bool,
-}
-
-impl<'o> ObjectWriter<'o> {
-    fn new(out: &'o mut String) -> ObjectWriter<'o> {
-        out.push('{');
-        ObjectWriter { out, first: true }
-    }
-
-    /// Start the field `key`: the returned buffer takes its value.
-    fn key(&mut self, key: &str) -> &mut String {
-        if !self.first {
-            self.out.push(',');
-        }
-        self.first = false;
-        // Every key written here is a declared ASCII key: `write_key` takes it.
-        if !write_key(key, self.out) {
-            write_str(key, self.out);
-            self.out.push(':');
-        }
-        self.out
-    }
-
-    fn value(&mut self, key: &str, v: Option<&Value>) {
-        if let Some(v) = v {
-            write_value(v, self.key(key));
-        }
-    }
-}
-
 /// A map's entries (in key order) with one number field merged in at its place.
 fn write_object<'a>(
     entries: impl Iterator<Item = (&'a String, &'a Value)>,
     extra: Option<(&str, u32)>,
     out: &mut String,
 ) {
-    let mut fields = ObjectWriter::new(out);
+    let mut fields = Members::object(out);
     let mut extra = extra;
     for (k, v) in entries {
         if let Some((name, n)) = extra.filter(|(name, _)| name < &k.as_str()) {
