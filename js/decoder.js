@@ -12,7 +12,7 @@
 // and a family's details: the build packs the three as text, split on "|" at the first error
 // (MESSAGES holds each code's template at the code's index), so a fresh context that decodes
 // without one never builds them.
-import { CODES, MESSAGES, NOT_OBJECT } from "hookwire:codes";
+import { CODES, MESSAGES, NOT_OBJECT, UNREADABLE } from "hookwire:codes";
 import { host, IMPORTS, state, V } from "./host.js";
 import { WireError } from "./wire-error.js";
 
@@ -79,7 +79,7 @@ export function family(f, ErrorClass) {
     return [codes[c], text, version === version ? version : undefined, path, path && detail];
   };
   /** A value some read of which threw. */
-  const unreadable = () => fail(NOT_OBJECT, NaN, 7, -1);
+  const unreadable = () => fail(NOT_OBJECT, NaN, UNREADABLE, -1);
 
   return {
     /**

@@ -11,7 +11,7 @@
 // Reads see own properties only (an own getter is one; a value inherited from a prototype, such
 // as a polluted Object.prototype.kind, is not), and no inherited setter ever runs on the objects
 // the decoder builds (a key their prototype has is defined, not assigned).
-import { ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, OTHER, STRING } from "hookwire:codes";
+import { ARRAY, ARRAY_OF_OBJECTS, BOOLEAN, KINDED_OBJECT, NULL, NUMBER, OBJECT, OTHER, STRING } from "hookwire:codes";
 import { define } from "./wire-error.js";
 
 /**
@@ -114,11 +114,12 @@ export const host = [
    * fields: the own properties of V[obj] that the kind F.K[kind] keeps (its symbols after the
    * first), read at once: held at consecutive handles from `base`, answered as base × 2^24 plus
    * 3 bits per field: 0 absent (undefined, inherited, or reading it threw), 7 a value JSON cannot
-   * hold, else `t`'s code. A field whose entry in F.K carries a check (256 × the check, added to
-   * its symbol) is checked as it is read: 1, an array whose every element is an object; 2, an
-   * object whose own `kind` is a string; one that fails is answered 7 (the decoder then asks its
-   * type). The object `{kind, …}` of every field found, the decode's normalized output if the
-   * fields pass, is held after them.
+   * hold, else `t`'s code. A field whose entry in F.K carries a check (256 × the check's number,
+   * added to its symbol; the numbers are READ_CHECKS of the generated tables) is checked as it is
+   * read: ARRAY_OF_OBJECTS, an array whose every element is an object; KINDED_OBJECT, an object
+   * whose own `kind` is a string; one that fails is answered 7 (the decoder then asks its type).
+   * The object `{kind, …}` of every field found, the decode's normalized output if the fields
+   * pass, is held after them.
    */
   (obj, kind) => {
     const o = V[obj];
@@ -139,7 +140,7 @@ export const host = [
         v = own(o, k);
         if (v !== undefined) {
           t = typeCode(v, OTHER);
-          if (check === 1 ? t === ARRAY && firstNonObject(v) >= 0 : check === 2 && t === OBJECT && typeof own(v, S[1]) !== "string") t = OTHER;
+          if (check === ARRAY_OF_OBJECTS ? t === ARRAY && firstNonObject(v) >= 0 : check === KINDED_OBJECT && t === OBJECT && typeof own(v, S[1]) !== "string") t = OTHER;
         }
       } catch {
         state.x++;

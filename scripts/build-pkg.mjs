@@ -482,17 +482,19 @@ for (const [name, m] of [["hookwire", decoder], ["turn-control", turnControl]]) 
 }
 // The codes and message templates are the same for every family: the decoder core holds them
 // once (hookwire:codes), taken from the generated tables, which must agree.
-const shared = (c) => JSON.stringify({ CODES: c.CODES, MESSAGES: c.MESSAGES, TYPE_CODES: c.TYPE_CODES });
+const shared = (c) => JSON.stringify({ CODES: c.CODES, MESSAGES: c.MESSAGES, TYPE_CODES: c.TYPE_CODES, READ_CHECKS: c.READ_CHECKS, UNREADABLE: c.UNREADABLE });
 if (shared(contracts["contract.js"]) !== shared(contracts["turn-control-contract.js"])) {
-  throw new Error("js/contract.js and js/turn-control-contract.js differ in CODES, MESSAGES or TYPE_CODES");
+  throw new Error("js/contract.js and js/turn-control-contract.js differ in CODES, MESSAGES, TYPE_CODES, READ_CHECKS or UNREADABLE");
 }
-const { CODES, MESSAGES, TYPE_CODES } = contracts["contract.js"];
+const { CODES, MESSAGES, TYPE_CODES, READ_CHECKS, UNREADABLE } = contracts["contract.js"];
 // The type codes as constants (js/host.js imports them by their upper-case names), which the
 // bundler then writes in place.
 const typeCodes = Object.entries(TYPE_CODES).map(([t, code]) => `export const ${t.toUpperCase()} = ${code};\n`).join("");
-// The code a read that threw is (the decoder's own error, js/decoder.js), by its index.
-const notObject = `export const NOT_OBJECT = ${CODES.indexOf("NOT_OBJECT")};\n`;
-writeFileSync(join(work, "codes.js"), packedModule({ CODES, MESSAGES }) + typeCodes + notObject);
+// The code and the detail of a read that threw (the decoder's own error, js/decoder.js), by index.
+const notObject = `export const NOT_OBJECT = ${CODES.indexOf("NOT_OBJECT")};\nexport const UNREADABLE = ${UNREADABLE};\n`;
+// The numbers of the checks js/host.js makes as it reads a field (ARRAY_OF_OBJECTS, KINDED_OBJECT).
+const readChecks = Object.entries(READ_CHECKS).map(([c, n]) => `export const ${c.replace(/[A-Z]/g, (x) => `_${x}`).toUpperCase()} = ${n};\n`).join("");
+writeFileSync(join(work, "codes.js"), packedModule({ CODES, MESSAGES }) + typeCodes + readChecks + notObject);
 
 // Self-contained files, one per entry: what `require` loads, and what runs by itself (an edge
 // function, a vm context handed the file's text).

@@ -71,6 +71,13 @@ pub fn contract_js(f: &FamilyDesc) -> String {
         .map(|t| format!("{}: {}", t.js_name(), *t as u8))
         .collect();
     let _ = writeln!(out, "export const TYPE_CODES = {{ {} }};", types.join(", "));
+    let checks: Vec<String> = READ_CHECKS
+        .iter()
+        .map(|(c, name)| format!("{name}: {}", read_check(*c)))
+        .collect();
+    let _ = writeln!(out, "export const READ_CHECKS = {{ {} }};", checks.join(", "));
+    // The detail of a value some read of which threw: the one error the JS host makes itself.
+    let _ = writeln!(out, "export const UNREADABLE = {};", What::Unreadable as u8);
     let symbols: Vec<String> = f.symbols.iter().map(|s| js_string(s)).collect();
     let _ = writeln!(out, "export const SYMBOLS = [{}];", symbols.join(", "));
     // Each kind of the current version and the fields decode keeps, as symbols, in the decoder's
@@ -93,15 +100,21 @@ pub fn contract_js(f: &FamilyDesc) -> String {
     out
 }
 
-/// The check the wasm decoder's JS host makes as it reads a field (`fields` in js/host.js): 1,
-/// every element of an array is an object; 2, an object's own `kind` is a string; 0, none (the
-/// decoder asks what it needs).
-pub fn read_check(check: Check) -> u32 {
-    match check {
-        Check::ArrayOfObjects => 1,
-        Check::KindedObject => 2,
-        _ => 0,
-    }
+/// The checks the wasm decoder's JS host makes as it reads a field (`fields` in js/host.js), by
+/// their numbers in the kind table (`READ_CHECKS`, which the build gives js/host.js): every
+/// element of an array is an object; an object's own `kind` is a string. 0 is none (the decoder
+/// asks what it needs).
+const READ_CHECKS: [(Check, &str); 2] = [
+    (Check::ArrayOfObjects, "arrayOfObjects"),
+    (Check::KindedObject, "kindedObject"),
+];
+
+/// The number of the check the JS host makes as it reads a field with `check`.
+fn read_check(check: Check) -> u32 {
+    READ_CHECKS
+        .iter()
+        .position(|(c, _)| *c == check)
+        .map_or(0, |i| i as u32 + 1)
 }
 
 fn type_name(prefix: &str, kind: &str) -> String {
