@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import vm from "node:vm";
 import { canon, hookwire, hookwireBin, pkgDir, root } from "./helpers.mjs";
+import { KINDS as KIND_TABLE, SYMBOLS } from "../js/turn-control-contract.js";
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers of this file (kept here: helpers.mjs belongs to the session-inbox tests).
@@ -115,7 +116,9 @@ function rng(seed) {
   };
 }
 
-const KINDS = ["turn-result", "turn-error", "turn-continuation-token", "turn-delivery-request", "turn-delivery-accepted", "turn-delivery-cancelled"];
+/** Each kind and the fields it keeps, from the generated kind table (a symbol, plus 256 × its read check). */
+const DECLARED = Object.fromEntries(KIND_TABLE.map(([kind, ...fields]) => [SYMBOLS[kind], fields.map((f) => SYMBOLS[f & 255])]));
+const KINDS = Object.keys(DECLARED);
 
 /** Generated turn-control values (JSON only), valid and invalid, in every kind and version. */
 function valueGenerator(seed) {
@@ -152,14 +155,7 @@ function valueGenerator(seed) {
     inboxToken: () => str(),
     requestId: () => str(),
   };
-  const declared = {
-    "turn-result": ["action", "bufferedDeliveries"],
-    "turn-error": ["error"],
-    "turn-continuation-token": ["continuationToken"],
-    "turn-delivery-request": ["continuationToken", "inboxToken", "requestId"],
-    "turn-delivery-accepted": ["requestId"],
-    "turn-delivery-cancelled": ["requestId"],
-  };
+  for (const key of Object.values(DECLARED).flat()) assert.ok(fields[key], `no generator for the field ${key}`);
   return () => {
     if (r() < 0.06) return json(3);
     const v = {};
@@ -168,7 +164,7 @@ function valueGenerator(seed) {
     const version = pick([undefined, undefined, undefined, undefined, 0, 1, 1, 1, 1, 2, "1", null, 1.5, -1, true, 1e300, 9007199254740993, [1]]);
     if (version !== undefined) v.version = version;
     // Mostly the kind's own fields (each usually present), sometimes another kind's, sometimes noise.
-    const own = declared[kind] ?? [];
+    const own = DECLARED[kind] ?? [];
     for (const key of Object.keys(fields)) {
       const p = own.includes(key) ? 0.85 : 0.12;
       if (r() < p) v[key] = fields[key]();
@@ -195,14 +191,13 @@ function commandGenerator(seed) {
     const kind = pick([...KINDS, ...KINDS, "turn-handoff", undefined]);
     const c = kind === undefined ? {} : { kind };
     const has = (p) => r() < p;
-    if (kind === "turn-result" || has(0.05)) {
+    const keeps = (field) => (DECLARED[kind] ?? []).includes(field) || has(0.05);
+    if (keeps("action") || keeps("bufferedDeliveries")) {
       if (has(0.92)) c.action = pick([{ kind: "reply", text: "t", extra: json(2) }, { kind: "stop" }, { kind: "" }, { text: "x" }, { kind: 3 }, [], null, "reply"]);
       if (has(0.4)) c.bufferedDeliveries = pick([[], [{ kind: "deliver", version: 6, payloads: [] }], [{ a: json(2) }, {}], [1], [{}, null], {}, "x"]);
     }
-    if (kind === "turn-error" || has(0.05)) if (has(0.92)) c.error = json(2);
-    if (kind === "turn-continuation-token" || kind === "turn-delivery-request" || has(0.05)) if (has(0.92)) c.continuationToken = str();
-    if (kind === "turn-delivery-request" || has(0.05)) if (has(0.92)) c.inboxToken = str();
-    if (["turn-delivery-request", "turn-delivery-accepted", "turn-delivery-cancelled"].includes(kind) || has(0.05)) if (has(0.92)) c.requestId = str();
+    if (keeps("error") && has(0.92)) c.error = json(2);
+    for (const field of ["continuationToken", "inboxToken", "requestId"]) if (keeps(field) && has(0.92)) c[field] = str();
     if (has(0.04)) c.version = pick([0, 1]);
     if (has(0.05)) c.stray = 1;
     const target = pick([{ version: 0 }, { version: 0 }, { version: 1 }, { version: 1 }, undefined, { version: 2 }, { version: 0, variant: "send" }, { version: "1" }, "v1", null]);
@@ -227,6 +222,30 @@ test("the entry's exports, constants and capability helper", () => {
   assert.ok(tc.TurnControlWireError.prototype instanceof hookwire.WireError);
   assert.ok(hookwire.SessionInboxWireError.prototype instanceof hookwire.WireError);
   assert.equal(tc.TurnControlWireError.prototype.name, "TurnControlWireError");
+});
+
+test("a decode's error is the error its family's class makes from the same arguments", () => {
+  // A decode makes its error as a WireError given the family class's prototype, without running
+  // the family's constructor: this holds only while that constructor does nothing but call super.
+  const rejects = [
+    [hookwire, hookwire.SessionInboxWireError, { kind: "deliver", version: 6, payloads: [{}, "x"], payload: {} }],
+    [hookwire, hookwire.SessionInboxWireError, { kind: "deliver", version: 9 }],
+    [tc, tc.TurnControlWireError, { kind: "turn-delivery-accepted", version: 1, requestId: 7 }],
+    [tc, tc.TurnControlWireError, 3],
+  ];
+  for (const [entry, ErrorClass, value] of rejects) {
+    let thrown;
+    try {
+      entry.decode(value);
+    } catch (e) {
+      thrown = e;
+    }
+    assert.ok(thrown instanceof ErrorClass, `${JSON.stringify(value)} was refused`);
+    const made = new ErrorClass(thrown.code, thrown.message, thrown.version, thrown.path, thrown.expected);
+    assert.equal(Object.getPrototypeOf(thrown), Object.getPrototypeOf(made));
+    const own = (e) => Object.fromEntries(Reflect.ownKeys(e).filter((k) => k !== "stack").map((k) => [k, Object.getOwnPropertyDescriptor(e, k)]));
+    assert.deepEqual(own(thrown), own(made), `${JSON.stringify(value)}: the same own properties, each described alike`);
+  }
 });
 
 test("the entry loads by require and by import, as one instance", async () => {

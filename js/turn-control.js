@@ -17,7 +17,7 @@ export class TurnControlWireError extends WireError {
 // The family and the class name come from the generated tables (their Rust description).
 Object.defineProperty(TurnControlWireError.prototype, "name", { value: ERROR_CLASS, writable: true, configurable: true });
 
-/** The family as the decoder core takes it; `X` names its module's decode export. */
+/** The family as the decoder core takes it; `X` names its module's decode export (scripts/build-pkg.mjs gives the export this name). */
 export const TURN_CONTROL = { FAMILY, WIRE_VERSION, S: SYMBOLS, K: KINDS, DETAILS, X: "t" };
 /** The decoder, started by the entry (js/turn-control-entry.js or js/turn-control-module.js). */
 export const turnControl = family(TURN_CONTROL, TurnControlWireError);

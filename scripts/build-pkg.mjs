@@ -454,11 +454,17 @@ async function decoderEntry(entry, out) {
 // module's memory is 2 pages instead of 17. The memory is imported: the inline entries unpack the
 // module's text in it first (js/unpack.wat), one memory for both.
 const DECODER_FLAGS = { RUSTFLAGS: "-C link-arg=-zstack-size=65536 -C link-arg=--import-memory" };
-const decoder = compile("hookwire", "crates/hookwire-wasm", "wasm", "pkg", DECODER_FLAGS, "s");
+/** The name a family's module exports its decode under: the `X` its JS declares (the one place it is kept). */
+const decodeExport = (file) => {
+  const x = /\bX: "([A-Za-z_$][\w$]*)" \}/.exec(readFileSync(join(root, "js", file), "utf8"))?.[1];
+  if (!x) throw new Error(`js/${file} no longer declares its family's X (the decode export's name) as X: "…" }`);
+  return x;
+};
+const decoder = compile("hookwire", "crates/hookwire-wasm", "wasm", "pkg", DECODER_FLAGS, decodeExport("session-inbox.js"));
 const turnControl = compile("turn-control", "crates/hookwire-wasm", "wasm-turn-control", "target/wasm/turn-control-pack", {
   CARGO_TARGET_DIR: join(root, "target", "wasm-turn-control"),
   ...DECODER_FLAGS,
-}, "t");
+}, decodeExport("turn-control.js"));
 
 // The inline text of each decoder: its bytes LZ-compressed, then in base 85 (js/unpack.wat),
 // checked here by unpacking it as an entry does.
