@@ -185,6 +185,28 @@ test("decode reads own properties only: nothing inherited becomes a kind, a vers
   healthy();
 });
 
+test("own-key tests replaced after the decoder loaded change nothing it reads", () => {
+  const { hasOwnProperty } = Object.prototype;
+  const { hasOwn } = Object;
+  try {
+    // Lying built-ins: every key own (an inherited value would then be read), or none.
+    Object.prototype.hasOwnProperty = () => true;
+    Object.hasOwn = () => true;
+    Object.prototype.kind = "clear";
+    assert.equal(outcome(() => decode({})).code, "UNKNOWN_KIND");
+    assert.equal(outcome(() => turnControl.decode({}), turnControl.TurnControlWireError).code, "UNKNOWN_KIND");
+    delete Object.prototype.kind;
+    Object.prototype.hasOwnProperty = () => false;
+    Object.hasOwn = () => false;
+    assert.deepEqual(decode({ kind: "reset", reason: "r" }), { kind: "reset", reason: "r" });
+  } finally {
+    delete Object.prototype.kind;
+    Object.prototype.hasOwnProperty = hasOwnProperty;
+    Object.hasOwn = hasOwn;
+  }
+  healthy();
+});
+
 test("an inherited getter never runs: decode does not read what a value only inherits", () => {
   let calls = 0;
   const keys = ["kind", "version", "payload", "payloads", "auth", "reason", "error", "action", "requestId", "message", "0"];

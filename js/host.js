@@ -25,8 +25,10 @@ const hold = (v) => ((V[state.n] = v), state.n++);
  * hit a setter, and such a key is defined instead.
  */
 const put = (o, k, v) => (k in Object.prototype ? define(o, k, v) : (o[k] = v));
+/** The built-in own-key test, as it was when this module was evaluated (and faster to call than `Object.hasOwn`). */
+const hasOwn = Object.prototype.hasOwnProperty;
 /** o[k] if it is o's own property, else undefined: an inherited property is never read (an inherited getter never runs). */
-const own = (o, k) => (Object.hasOwn(o, k) ? o[k] : undefined);
+const own = (o, k) => (hasOwn.call(o, k) ? o[k] : undefined);
 // The JSON type codes are the decoder's `Type` discriminants, generated from Rust: each family's
 // tables carry the same `TYPE_CODES` (the build checks they agree and gives them as constants).
 /** `t`'s code of v, or `other` for what JSON cannot hold (Array.isArray throws for a revoked proxy). */
