@@ -20,13 +20,14 @@ import { define } from "./wire-error.js";
  */
 export const V = Object.setPrototypeOf([], null);
 const hold = (v) => ((V[state.n] = v), state.n++);
-/**
- * Set o[k] = v on an object built here, on Object.prototype: only a key that prototype has can
- * hit a setter, and such a key is defined instead.
- */
-const put = (o, k, v) => (k in Object.prototype ? define(o, k, v) : (o[k] = v));
 /** The built-in own-key test, as it was when this module was evaluated (and faster to call than `Object.hasOwn`). */
 const hasOwn = Object.prototype.hasOwnProperty;
+/**
+ * Set o[k] = v on an object built here, on Object.prototype: only a key that prototype has can
+ * hit a setter (Object.prototype has no prototype, so its own keys are all it has), and such a
+ * key is defined instead.
+ */
+const put = (o, k, v) => (hasOwn.call(Object.prototype, k) ? define(o, k, v) : (o[k] = v));
 /** o[k] if it is o's own property, else undefined: an inherited property is never read (an inherited getter never runs). */
 const own = (o, k) => (hasOwn.call(o, k) ? o[k] : undefined);
 // The JSON type codes are the decoder's `Type` discriminants, generated from Rust: each family's
