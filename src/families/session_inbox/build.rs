@@ -11,6 +11,7 @@ use crate::error::EncodeError;
 use crate::removable::Removable;
 use crate::session_inbox::WIRE_VERSION;
 use crate::canonical::{utf8_order_is_utf16_order, write_str_contents, write_value, Members};
+use crate::shape::{find_key, same_key};
 use serde_json::{json, Map, Value};
 
 /// The mirror (`payload` beside `payloads`) exists only for consumers of the raw-send era.
@@ -365,7 +366,7 @@ pub fn view(command: &Value) -> Option<Wire<'_>> {
                 None => None,
                 Some(d) => {
                     let d = d.as_object()?;
-                    if d.contains_key("payloadIndex") {
+                    if find_key(d, "payloadIndex").is_some() {
                         return None;
                     }
                     Some(Entries::Send(d))
@@ -392,7 +393,9 @@ pub fn view(command: &Value) -> Option<Wire<'_>> {
                 carried,
             }))
         }
-        k if k != "deliver" && COMMAND_KINDS.contains(&k) && !cmd.contains_key("version") => Some(Wire::Control(cmd)),
+        k if k != "deliver" && COMMAND_KINDS.iter().any(|c| same_key(c, k)) && find_key(cmd, "version").is_none() => {
+            Some(Wire::Control(cmd))
+        }
         _ => None,
     }
 }
