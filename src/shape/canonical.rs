@@ -35,20 +35,18 @@ pub fn write_value(value: &Value, out: &mut String) {
         }
         Value::Object(map) => {
             let start = out.len();
-            out.push('{');
             // A map iterates in UTF-8 byte order, which is UTF-16 order unless a key holds a
             // character from U+E000 on (UTF-8 lead byte 0xEE or above): only then sort again.
-            for (i, (k, x)) in map.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                if !write_key(k, out) {
+            let mut first = true;
+            for (k, x) in map {
+                if !write_key_after(if first { "{\"" } else { ",\"" }, k, out) {
                     out.truncate(start);
                     return write_sorted(map, out);
                 }
+                first = false;
                 write_value(x, out);
             }
-            out.push('}');
+            out.push_str(if first { "{}" } else { "}" });
         }
     }
 }
@@ -156,22 +154,30 @@ pub(crate) use key_text;
 /// serves both questions for a plain ASCII key.
 #[inline]
 pub fn write_key(key: &str, out: &mut String) -> bool {
+    write_key_after("\"", key, out)
+}
+
+/// [`write_key`] after `open`: the key's opening quote, or what comes before the key (`{`, `,`)
+/// and its opening quote, written in one piece (two bytes at most).
+#[inline(always)]
+fn write_key_after(open: &'static str, key: &str, out: &mut String) -> bool {
     if !any_special(key.as_bytes(), true) {
-        out.reserve(key.len() + 3);
-        out.push('"');
+        out.reserve(key.len() + 4);
+        out.push_str(open);
         out.push_str(key);
         out.push_str("\":");
         return true;
     }
-    write_other_key(key, out)
+    write_other_key(open, key, out)
 }
 
-/// [`write_key`] of a key holding a byte that is escaped or not ASCII.
+/// [`write_key_after`] of a key holding a byte that is escaped or not ASCII.
 #[cold]
-fn write_other_key(key: &str, out: &mut String) -> bool {
+fn write_other_key(open: &str, key: &str, out: &mut String) -> bool {
     if !utf8_order_is_utf16_order(key) {
         return false;
     }
+    out.push_str(&open[..open.len() - 1]);
     write_str(key, out);
     out.push(':');
     true

@@ -1109,7 +1109,7 @@ pub fn fits_without(narrow: &Shape, wide: &Shape) -> Option<Vec<&'static str>> {
 /// items each lack them ([`fits_without`]'s condition).
 pub fn lacks(v: &Value, keys: &[&str]) -> bool {
     match v {
-        Value::Object(m) => !keys.iter().any(|k| m.contains_key(*k)),
+        Value::Object(m) => !keys.iter().any(|k| find_key(m, k).is_some()),
         Value::Array(items) => items.iter().all(|x| lacks(x, keys)),
         _ => true,
     }
