@@ -35,20 +35,18 @@ pub fn write_value(value: &Value, out: &mut String) {
         }
         Value::Object(map) => {
             let start = out.len();
-            out.push('{');
             // A map iterates in UTF-8 byte order, which is UTF-16 order unless a key holds a
             // character from U+E000 on (UTF-8 lead byte 0xEE or above): only then sort again.
-            for (i, (k, x)) in map.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                if !write_key(k, out) {
+            let mut first = true;
+            for (k, x) in map {
+                if !write_key_after(if first { "{\"" } else { ",\"" }, k, out) {
                     out.truncate(start);
                     return write_sorted(map, out);
                 }
+                first = false;
                 write_value(x, out);
             }
-            out.push('}');
+            out.push_str(if first { "{}" } else { "}" });
         }
     }
 }
@@ -116,23 +114,70 @@ impl<'o> Members<'o> {
             write_value(v, self.key(key));
         }
     }
+
+    /// Start a field whose key is known when the program is compiled, given as its text
+    /// `"key":` ([`key_text!`](crate::canonical::key_text)): written as it is, nothing scanned.
+    #[inline]
+    pub fn key_text(&mut self, key_text: &'static str) -> &mut String {
+        debug_assert!(
+            key_text.len() > 3
+                && key_text.starts_with('"')
+                && key_text.ends_with("\":")
+                && !any_special(&key_text.as_bytes()[1..key_text.len() - 2], true),
+            "{key_text} is not the text of a plain key"
+        );
+        let out = self.item();
+        out.push_str(key_text);
+        out
+    }
+
+    /// [`Members::value`] of a key given as its text ([`Members::key_text`]).
+    #[inline]
+    pub fn value_text(&mut self, key_text: &'static str, v: Option<&Value>) {
+        if let Some(v) = v {
+            write_value(v, self.key_text(key_text));
+        }
+    }
 }
 
+/// The text `"key":` of a key known when the program is compiled, for [`Members::key_text`]
+/// (which asserts in debug builds that the key is plain ASCII that needs no escape).
+macro_rules! key_text {
+    ($key:literal) => {
+        concat!("\"", $key, "\":")
+    };
+}
+pub(crate) use key_text;
+
 /// Write `"key":` for a key of an object written in map order, or answer `false` (writing
-/// nothing) when the key's UTF-8 order is not its UTF-16 order. One scan serves both questions
-/// for a plain ASCII key.
+/// nothing) when the key's UTF-8 order is not its UTF-16 order. One scan, eight bytes at a time,
+/// serves both questions for a plain ASCII key.
 #[inline]
 pub fn write_key(key: &str, out: &mut String) -> bool {
-    if key.bytes().all(|b| PLAIN_KEY[b as usize]) {
-        out.reserve(key.len() + 3);
-        out.push('"');
+    write_key_after("\"", key, out)
+}
+
+/// [`write_key`] after `open`: the key's opening quote, or what comes before the key (`{`, `,`)
+/// and its opening quote, written in one piece (two bytes at most).
+#[inline(always)]
+fn write_key_after(open: &'static str, key: &str, out: &mut String) -> bool {
+    if !any_special(key.as_bytes(), true) {
+        out.reserve(key.len() + 4);
+        out.push_str(open);
         out.push_str(key);
         out.push_str("\":");
         return true;
     }
+    write_other_key(open, key, out)
+}
+
+/// [`write_key_after`] of a key holding a byte that is escaped or not ASCII.
+#[cold]
+fn write_other_key(open: &str, key: &str, out: &mut String) -> bool {
     if !utf8_order_is_utf16_order(key) {
         return false;
     }
+    out.push_str(&open[..open.len() - 1]);
     write_str(key, out);
     out.push(':');
     true
@@ -161,7 +206,12 @@ pub fn write_number(n: &serde_json::Number, out: &mut String) {
     }
 }
 
-fn write_u64(mut u: u64, out: &mut String) {
+/// A non-negative integer's digits.
+pub fn write_u64(mut u: u64, out: &mut String) {
+    if u < 10 {
+        out.push(char::from(b'0' + u as u8));
+        return;
+    }
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {
@@ -173,6 +223,73 @@ fn write_u64(mut u: u64, out: &mut String) {
         }
     }
     out.push_str(core::str::from_utf8(&buf[i..]).unwrap_or("0"));
+}
+
+/// `s` as a JSON string literal, escaped exactly as `JSON.stringify` escapes it.
+#[inline]
+pub fn write_str(s: &str, out: &mut String) {
+    out.push('"');
+    write_str_contents(s, out);
+    out.push('"');
+}
+
+/// `s` escaped as in a JSON string literal, without the quotes (so pieces of one string can be
+/// written one after the other).
+#[inline]
+pub fn write_str_contents(s: &str, out: &mut String) {
+    if any_special(s.as_bytes(), false) {
+        write_escaped(s, out);
+    } else {
+        out.push_str(s);
+    }
+}
+
+const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+
+/// The lanes of the word `x` (eight bytes) that hold a byte a JSON string literal escapes (below
+/// 0x20, `"`, `\`) or, with `non_ascii`, a byte from 0x80: the high bit of each such lane is set.
+/// A borrow out of such a lane may also set the bit of a lane above it, but a word holding no such
+/// byte answers 0, so the answer is exact as "any or none".
+#[inline(always)]
+fn special(x: u64, non_ascii: bool) -> u64 {
+    let zero = |y: u64| y.wrapping_sub(ONES) & !y & HIGH;
+    let below = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
+    let marks = below | zero(x ^ (ONES * u64::from(b'"'))) | zero(x ^ (ONES * u64::from(b'\\')));
+    if non_ascii {
+        marks | (x & HIGH)
+    } else {
+        marks
+    }
+}
+
+/// Whether `bytes` holds a byte that [`special`] marks, read eight bytes at a time: whole words,
+/// then the last word (overlapping the one before it); a shorter string as two overlapping halves,
+/// or as its first, middle and last byte (which are all of its bytes when it has three or fewer).
+#[inline(always)]
+fn any_special(bytes: &[u8], non_ascii: bool) -> bool {
+    let n = bytes.len();
+    let word = |at: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&bytes[at..at + 8]);
+        u64::from_le_bytes(w)
+    };
+    let half = |at: usize| {
+        let mut w = [0u8; 4];
+        w.copy_from_slice(&bytes[at..at + 4]);
+        u64::from(u32::from_le_bytes(w))
+    };
+    if n >= 8 {
+        (0..n / 8).any(|i| special(word(i * 8), non_ascii) != 0) || (n % 8 != 0 && special(word(n - 8), non_ascii) != 0)
+    } else if n >= 4 {
+        special(half(0) | half(n - 4) << 32, non_ascii) != 0
+    } else if n > 0 {
+        // The lanes not read hold a plain byte.
+        let x = u64::from_le_bytes([bytes[0], bytes[n / 2], bytes[n - 1], b'a', b'a', b'a', b'a', b'a']);
+        special(x, non_ascii) != 0
+    } else {
+        false
+    }
 }
 
 /// Which bytes a JSON string literal escapes: control characters, `"` and the backslash.
@@ -188,64 +305,10 @@ const ESCAPED: [bool; 256] = {
     t
 };
 
-/// The bytes a key may hold to be written as it is, in map order: ASCII that a JSON string
-/// literal does not escape (one table lookup a byte answers both of [`write_key`]'s questions).
-const PLAIN_KEY: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0x20;
-    while b < 0x80 {
-        t[b] = !ESCAPED[b];
-        b += 1;
-    }
-    t
-};
-
-/// `s` as a JSON string literal, escaped exactly as `JSON.stringify` escapes it.
-#[inline]
-pub fn write_str(s: &str, out: &mut String) {
-    out.push('"');
-    write_str_contents(s, out);
-    out.push('"');
-}
-
-/// `s` escaped as in a JSON string literal, without the quotes (so pieces of one string can be
-/// written one after the other).
-#[inline]
-pub fn write_str_contents(s: &str, out: &mut String) {
-    match first_escaped(s.as_bytes()) {
-        None => out.push_str(s),
-        Some(first) => write_escaped(s, first, out),
-    }
-}
-
-/// The index of the first byte of `bytes` that a JSON string literal escapes, eight bytes at a
-/// time: a byte below 0x20 or equal to `"` or `\` sets the high bit of its lane in `hit`.
-#[inline]
-fn first_escaped(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
-    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
-    let mut chunks = bytes.chunks_exact(8);
-    for (i, chunk) in chunks.by_ref().enumerate() {
-        let mut lanes = [0u8; 8];
-        lanes.copy_from_slice(chunk);
-        let x = u64::from_ne_bytes(lanes);
-        let below = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
-        if (below | zero(x ^ (ONES * u64::from(b'"'))) | zero(x ^ (ONES * u64::from(b'\\')))) != 0 {
-            // A lane may be flagged by a borrow from a lower one: look at the bytes themselves.
-            return chunk.iter().position(|b| ESCAPED[*b as usize]).map(|j| i * 8 + j);
-        }
-    }
-    let rest = chunks.remainder();
-    rest.iter()
-        .position(|b| ESCAPED[*b as usize])
-        .map(|j| bytes.len() - rest.len() + j)
-}
-
 #[cold]
-fn write_escaped(s: &str, first: usize, out: &mut String) {
+fn write_escaped(s: &str, out: &mut String) {
     let mut start = 0;
-    for (i, &b) in s.as_bytes().iter().enumerate().skip(first) {
+    for (i, &b) in s.as_bytes().iter().enumerate() {
         if !ESCAPED[b as usize] {
             continue;
         }
@@ -340,8 +403,83 @@ pub fn json_number(n: f64) -> serde_json::Value {
 
 #[cfg(test)]
 mod tests {
-    use super::{number_to_string, to_string};
+    use super::{any_special, number_to_string, to_string, ESCAPED};
     use serde_json::json;
+
+    /// The word-at-a-time scan answers what a byte-at-a-time one answers, for every length up to
+    /// two words and more, with one or two telling bytes at every place (among them the neighbours
+    /// of each class's bounds, where a borrow between lanes would show).
+    #[test]
+    fn the_word_scan_agrees_with_the_byte_scan() {
+        let telling = [
+            0x00, 0x01, 0x1f, 0x20, 0x21, 0x22, 0x23, 0x5b, 0x5c, 0x5d, 0x7e, 0x7f, 0x80, 0xc3, 0xee, 0xff,
+        ];
+        let naive =
+            |bytes: &[u8], non_ascii: bool| bytes.iter().any(|b| ESCAPED[*b as usize] || (non_ascii && *b >= 0x80));
+        for fill in [b'a', 0x20, 0x21, 0x7f, 0x80] {
+            for len in 0..=19 {
+                let mut bytes = vec![fill; len];
+                for non_ascii in [false, true] {
+                    assert_eq!(any_special(&bytes, non_ascii), naive(&bytes, non_ascii), "{bytes:?}");
+                }
+                for at in 0..len {
+                    for t in telling {
+                        bytes[at] = t;
+                        for also in [None, Some(0), Some(len - 1), Some(len / 2)] {
+                            let saved = also.map(|i| bytes[i]);
+                            if let Some(i) = also {
+                                bytes[i] = 0x22;
+                            }
+                            for non_ascii in [false, true] {
+                                assert_eq!(any_special(&bytes, non_ascii), naive(&bytes, non_ascii), "{bytes:?}");
+                            }
+                            if let (Some(i), Some(v)) = (also, saved) {
+                                bytes[i] = v;
+                            }
+                        }
+                        bytes[at] = fill;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Strings and keys of every length up to 17 characters, with an escaped character, a
+    /// multibyte one (two to four bytes, straddling a word's end at some place) or both at every
+    /// place, are written as JSON.stringify writes them (serde_json escapes alike; U+2028, U+2029
+    /// and DEL are not escaped).
+    #[test]
+    fn strings_and_keys_are_escaped_at_every_place_of_a_word() {
+        let inserts = [
+            "\"", "\\", "\n", "\u{1f}", "\u{0}", "\u{8}", "\u{c}", "\u{7f}", "é", "€", "\u{2028}", "\u{2029}",
+            "\u{e000}", "\u{ff61}", "😀", "é\"", "😀\n",
+        ];
+        for len in 0..=17 {
+            for at in 0..=len {
+                for ins in inserts {
+                    let base: String = "abcdefghijklmnopq".chars().take(len).collect();
+                    let mut s = base.clone();
+                    s.insert_str(at, ins);
+                    let literal = serde_json::to_string(&s).unwrap();
+                    assert_eq!(to_string(&json!(s)), literal, "{s:?}");
+                    // As a key, beside a plain one: sorted by UTF-16 code units.
+                    let (k, v) = (s.clone(), "m".to_string());
+                    let text = to_string(&json!({ k.clone(): 1, v.clone(): 2 }));
+                    let key_first = k.encode_utf16().cmp(v.encode_utf16()).is_lt();
+                    let expected = if key_first {
+                        format!("{{{literal}:1,\"m\":2}}")
+                    } else {
+                        format!("{{\"m\":2,{literal}:1}}")
+                    };
+                    assert_eq!(text, expected, "{s:?}");
+                }
+            }
+        }
+        assert_eq!(
+            to_string(&json!("\u{2028}\u{2029}\u{7f}")),
+            "\"\u{2028}\u{2029}\u{7f}\""
+        );
+    }
 
     #[test]
     fn numbers_are_written_as_javascript_writes_them() {

@@ -11,6 +11,7 @@ use crate::error::EncodeError;
 use crate::removable::Removable;
 use crate::session_inbox::WIRE_VERSION;
 use crate::canonical::{utf8_order_is_utf16_order, write_str_contents, write_value, Members};
+use crate::shape::{find_key, same_key};
 use serde_json::{json, Map, Value};
 
 /// The mirror (`payload` beside `payloads`) exists only for consumers of the raw-send era.
@@ -151,44 +152,46 @@ pub fn coalesce_list(list: &[Value]) -> Value {
 /// The merge's rules are [`coalesce_list`]'s, restated for valid payloads (every `context`,
 /// `inputResponses` and task key an array, every task an object, every message a string or an
 /// array): arrays under one key are written one after the other, a run of string messages is
-/// written as the one string it joins to, and any other key is the last payload's value.
+/// written as the one string it joins to, and any other key is the last payload's value. The
+/// payloads' entries are sorted once, in one vector: no key is looked up.
 pub fn write_coalesced(list: &[Value], out: &mut String) {
-    let maps: Vec<&Map<String, Value>> = list.iter().filter_map(Value::as_object).collect();
+    let entries = sorted_entries(list.iter().filter_map(Value::as_object));
     let mut fields = Members::object(out);
-    for key in union_keys(&maps) {
+    for run in entries.chunk_by(|a, b| same_key(a.0, b.0)) {
+        let (key, last) = run[run.len() - 1];
+        let present = run.iter().map(|(_, v)| *v);
         let out = fields.key(key);
-        let present = || maps.iter().filter_map(move |m| m.get(key));
         match key {
-            "context" | "inputResponses" => write_joined_arrays(present(), out),
+            "context" | "inputResponses" => write_joined_arrays(present, out),
             "task" => {
-                let tasks: Vec<&Map<String, Value>> = present().filter_map(Value::as_object).collect();
+                let tasks = sorted_entries(present.filter_map(Value::as_object));
                 let mut task = Members::object(out);
-                for tk in union_keys(&tasks) {
-                    write_joined_arrays(tasks.iter().filter_map(|t| t.get(tk)), task.key(tk));
+                for run in tasks.chunk_by(|a, b| same_key(a.0, b.0)) {
+                    write_joined_arrays(run.iter().map(|(_, v)| *v), task.key(run[0].0));
                 }
                 task.out.push('}');
             }
-            "message" => write_joined_messages(&present().collect::<Vec<_>>(), out),
-            _ => {
-                if let Some(last) = maps.iter().rev().find_map(|m| m.get(key)) {
-                    write_value(last, out);
-                }
-            }
+            "message" => write_joined_messages(run, out),
+            _ => write_value(last, out),
         }
     }
     fields.out.push('}');
 }
 
-/// The keys of `maps`, each once, in canonical order (UTF-16 order: map order but where a key
-/// holds a character from U+E000 on).
-fn union_keys<'m>(maps: &[&'m Map<String, Value>]) -> Vec<&'m str> {
-    let mut keys: Vec<&str> = maps.iter().flat_map(|m| m.keys().map(String::as_str)).collect();
-    keys.sort_unstable();
-    keys.dedup();
-    if !keys.iter().all(|k| utf8_order_is_utf16_order(k)) {
-        keys.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+/// The entries of `maps`, in canonical key order (UTF-16 order: map order but where a key holds
+/// a character from U+E000 on), the entries of one key in the order of their maps (the sort is
+/// stable): one vector, nothing looked up again.
+fn sorted_entries<'m>(maps: impl Iterator<Item = &'m Map<String, Value>> + Clone) -> Vec<(&'m str, &'m Value)> {
+    let mut entries = Vec::with_capacity(maps.clone().map(Map::len).sum());
+    for m in maps {
+        entries.extend(m.iter().map(|(k, v)| (k.as_str(), v)));
     }
-    keys
+    if entries.iter().all(|(k, _)| utf8_order_is_utf16_order(k)) {
+        entries.sort_by(|a, b| a.0.cmp(b.0));
+    } else {
+        entries.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+    }
+    entries
 }
 
 /// Arrays under one key, concatenated, as one array's text.
@@ -205,17 +208,17 @@ fn write_joined_arrays<'v>(arrays: impl Iterator<Item = &'v Value>, out: &mut St
     out.push(']');
 }
 
-/// [`join_messages`] folded over `messages` (strings or part arrays), as text: strings alone
-/// join with a blank line; once an array comes, what came before is promoted (one text part, or
-/// none for an empty string) and every later string becomes a part.
-fn write_joined_messages(messages: &[&Value], out: &mut String) {
-    let strings = messages.iter().take_while(|m| m.is_string()).count();
-    if let [one] = messages {
+/// [`join_messages`] folded over `messages` (the entries of one key: strings or part arrays), as
+/// text: strings alone join with a blank line; once an array comes, what came before is promoted
+/// (one text part, or none for an empty string) and every later string becomes a part.
+fn write_joined_messages(messages: &[(&str, &Value)], out: &mut String) {
+    let strings = messages.iter().take_while(|(_, m)| m.is_string()).count();
+    if let [(_, one)] = messages {
         return write_value(one, out);
     }
-    let joined = |out: &mut String, run: &[&Value]| {
+    let joined = |out: &mut String, run: &[(&str, &Value)]| {
         out.push('"');
-        for (i, m) in run.iter().enumerate() {
+        for (i, (_, m)) in run.iter().enumerate() {
             if i > 0 {
                 out.push_str("\\n\\n");
             }
@@ -227,21 +230,21 @@ fn write_joined_messages(messages: &[&Value], out: &mut String) {
         return joined(out, messages);
     }
     let mut parts = Members::array(out);
-    let text_part = |out: &mut String, run: &[&Value]| {
+    let text_part = |out: &mut String, run: &[(&str, &Value)]| {
         out.push_str("{\"text\":");
         joined(out, run);
         out.push_str(",\"type\":\"text\"}");
     };
     match &messages[..strings] {
         [] => {}
-        [one] if one.as_str() == Some("") => {}
+        [(_, one)] if one.as_str() == Some("") => {}
         run => text_part(parts.item(), run),
     }
-    for m in &messages[strings..] {
-        match m {
+    for entry in &messages[strings..] {
+        match entry.1 {
             Value::Array(items) => items.iter().for_each(|x| write_value(x, parts.item())),
             Value::String(s) if s.is_empty() => {}
-            _ => text_part(parts.item(), core::slice::from_ref(m)),
+            _ => text_part(parts.item(), core::slice::from_ref(entry)),
         }
     }
     parts.out.push(']');
@@ -365,7 +368,7 @@ pub fn view(command: &Value) -> Option<Wire<'_>> {
                 None => None,
                 Some(d) => {
                     let d = d.as_object()?;
-                    if d.contains_key("payloadIndex") {
+                    if find_key(d, "payloadIndex").is_some() {
                         return None;
                     }
                     Some(Entries::Send(d))
@@ -392,7 +395,9 @@ pub fn view(command: &Value) -> Option<Wire<'_>> {
                 carried,
             }))
         }
-        k if k != "deliver" && COMMAND_KINDS.contains(&k) && !cmd.contains_key("version") => Some(Wire::Control(cmd)),
+        k if k != "deliver" && COMMAND_KINDS.iter().any(|c| same_key(c, k)) && find_key(cmd, "version").is_none() => {
+            Some(Wire::Control(cmd))
+        }
         _ => None,
     }
 }

@@ -4,7 +4,7 @@
 //! convert from version 1. Nothing is dropped to make a value fit: a `down` step that cannot
 //! carry a field refuses with `INCOMPATIBLE`.
 
-use crate::canonical::{write_number, write_str, write_value, Members};
+use crate::canonical::{key_text, write_str, write_u64, write_value, Members};
 use crate::error::{EncodeError, ErrorCode};
 use crate::session_inbox::build::{self, Deliver, Entries, Mirror, Payloads, Wire, CARRIED_KEYS};
 use crate::session_inbox::{producer_version, v0, WIRE_VERSION};
@@ -424,6 +424,35 @@ fn variant(shape: &'static Shape, kind: &str) -> Option<&'static Fields> {
         .find(|fields| field(fields, "kind").is_some_and(|f| matches!(resolve(f.shape), Shape::Const(c) if crate::shape::same_key(c, kind))))
 }
 
+/// [`variant`] of version `version`'s wire shape, from a table made once per build.
+fn variant_at(version: u32, kind: &str) -> Option<&'static Fields> {
+    type Table = Vec<(u32, &'static str, &'static Fields)>;
+    static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut table = Table::new();
+        // The current version first: most lookups are of it.
+        for version in (1..=WIRE_VERSION).rev() {
+            let Shape::Tagged { variants, .. } = resolve(producer_version(version).wire) else {
+                continue;
+            };
+            for fields in variants.iter().filter_map(|v| object_fields(v)) {
+                if let Some(Shape::Const(kind)) = field(fields, "kind").map(|f| resolve(f.shape)) {
+                    table.push((version, *kind, fields));
+                }
+            }
+        }
+        table
+    });
+    let found = table
+        .iter()
+        .find(|(v, k, _)| *v == version && crate::shape::same_key(k, kind))
+        .map(|(_, _, fields)| *fields);
+    debug_assert!(
+        found.map(|f| f as *const Fields) == variant(producer_version(version).wire, kind).map(|f| f as *const Fields)
+    );
+    found
+}
+
 fn resolve(mut shape: &'static Shape) -> &'static Shape {
     while let Shape::Named(d) = shape {
         shape = &d.shape;
@@ -585,9 +614,8 @@ fn accepts_known(target: &'static Shape, known: &'static Shape, v: &Value) -> bo
 /// what needs no walk ([`Subsumed`]): a value holding no field whose current shape may not fit
 /// the target's is accepted outright, and otherwise only those fields are walked.
 fn accepts(wire: &Wire<'_>, version: u32, known: Option<u32>) -> bool {
-    let shape = producer_version(version).wire;
     let kind = match wire {
-        Wire::Control(map) => map.get("kind").and_then(Value::as_str).unwrap_or(""),
+        Wire::Control(map) => crate::shape::find_key(map, "kind").and_then(Value::as_str).unwrap_or(""),
         Wire::Deliver(_) => "deliver",
     };
     let facts = known.filter(|k| *k == WIRE_VERSION).and_then(|_| subsumed_at(version, kind));
@@ -598,12 +626,11 @@ fn accepts(wire: &Wire<'_>, version: u32, known: Option<u32>) -> bool {
         }
     }
     let fit = facts.map_or(0, |f| f.fit);
-    let known_wire = known.map(|k| producer_version(k).wire);
     let version_piece = ("version", Piece::Number(version));
-    let Some(fields) = facts.map(|f| f.fields).or_else(|| variant(shape, kind)) else {
+    let Some(fields) = facts.map(|f| f.fields).or_else(|| variant_at(version, kind)) else {
         return false;
     };
-    let known = known_wire.and_then(|k| variant(k, kind));
+    let known = known.and_then(|k| variant_at(k, kind));
     match wire {
         Wire::Control(map) => object_accepts(
             fields,
@@ -777,18 +804,18 @@ fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) {
             let send = target == Target::V0(V0Variant::Send);
             let mut fields = Members::object(out);
             let [auth, caller, request_id, task_delivery_id, turn_policy] = d.carried;
-            fields.value("auth", auth);
-            fields.value("caller", caller);
+            fields.value_text(key_text!("auth"), auth);
+            fields.value_text(key_text!("caller"), caller);
             match (&d.entries, send) {
                 (None, _) => {}
                 (Some(Entries::Send(m)), false) => {
-                    let out = fields.key("deliveryMetadata");
+                    let out = fields.key_text(key_text!("deliveryMetadata"));
                     out.push('[');
                     write_object(m.iter(), Some(("payloadIndex", 0)), out);
                     out.push(']');
                 }
-                (Some(Entries::Send(m)), true) => write_object(m.iter(), None, fields.key("delivery")),
-                (Some(Entries::List(l)), false) => fields.value("deliveryMetadata", Some(l)),
+                (Some(Entries::Send(m)), true) => write_object(m.iter(), None, fields.key_text(key_text!("delivery"))),
+                (Some(Entries::List(l)), false) => fields.value_text(key_text!("deliveryMetadata"), Some(l)),
                 (Some(Entries::List(l)), true) => {
                     let first = l
                         .as_array()
@@ -799,17 +826,17 @@ fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) {
                         write_object(
                             e.iter().filter(|(k, _)| *k != "payloadIndex"),
                             None,
-                            fields.key("delivery"),
+                            fields.key_text(key_text!("delivery")),
                         );
                     }
                 }
             }
             let kind = if send { v0::RAW_SEND } else { "deliver" };
-            write_str(kind, fields.key("kind"));
+            write_str(kind, fields.key_text(key_text!("kind")));
             // The mirror's text, when `payloads` is `[mirror]`: copied rather than written again.
             let mut mirror_text = None;
             if version.is_some() || send {
-                let out = fields.key("payload");
+                let out = fields.key_text(key_text!("payload"));
                 let start = out.len();
                 match d.mirror {
                     Mirror::Same(p) => write_value(p, out),
@@ -832,12 +859,16 @@ fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) {
                         _ => None,
                     },
                 };
-                let out = fields.key("payloads");
+                let out = fields.key_text(key_text!("payloads"));
                 match (only, mirror_text) {
                     (Some(p), Some(range)) if matches!(d.mirror, Mirror::Same(m) if core::ptr::eq(m, p)) => {
-                        let text = out[range].to_owned();
                         out.push('[');
-                        out.push_str(&text);
+                        let text = &out[range.clone()]; // panics unless on character boundaries
+                        debug_assert!(!text.is_empty());
+                        // SAFETY: the bytes appended are those of `out[range]`, a `str` slice (the
+                        // line above checks its boundaries), so `out` stays UTF-8. (What
+                        // `String::extend_from_within` does, which is newer than this crate's MSRV.)
+                        unsafe { out.as_mut_vec() }.extend_from_within(range);
                         out.push(']');
                     }
                     (Some(p), _) => {
@@ -852,11 +883,11 @@ fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) {
                     }
                 }
             }
-            fields.value("requestId", request_id);
-            fields.value("taskDeliveryId", task_delivery_id);
-            fields.value("turnPolicy", turn_policy);
+            fields.value_text(key_text!("requestId"), request_id);
+            fields.value_text(key_text!("taskDeliveryId"), task_delivery_id);
+            fields.value_text(key_text!("turnPolicy"), turn_policy);
             if let Some(n) = version {
-                write_number(&n.into(), fields.key("version"));
+                write_u64(n.into(), fields.key_text(key_text!("version")));
             }
             fields.out.push('}');
         }
@@ -872,16 +903,26 @@ fn write_object<'a>(
     let mut fields = Members::object(out);
     let mut extra = extra;
     for (k, v) in entries {
-        if let Some((name, n)) = extra.filter(|(name, _)| name < &k.as_str()) {
-            write_number(&n.into(), fields.key(name));
+        if let Some((name, n)) = extra.filter(|(name, _)| key_before(name, k)) {
+            write_u64(n.into(), fields.key(name));
             extra = None;
         }
         write_value(v, fields.key(k));
     }
     if let Some((name, n)) = extra {
-        write_number(&n.into(), fields.key(name));
+        write_u64(n.into(), fields.key(name));
     }
     fields.out.push('}');
+}
+
+/// Whether the key `a` sorts before `b` (byte order), compared inline: keys are short.
+#[inline]
+fn key_before(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    match a.iter().zip(b).find(|(x, y)| x != y) {
+        Some((x, y)) => x < y,
+        None => a.len() < b.len(),
+    }
 }
 
 /// The wire value for `target` of a command [`fast_checks`] took, built by moving the command's
