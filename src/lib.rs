@@ -60,6 +60,8 @@ mod contract {
 mod surfaces {
     #[cfg(feature = "std")]
     pub mod jsgen;
+    #[cfg(any(test, all(feature = "wasm-encoder", target_arch = "wasm32")))]
+    pub mod tape;
     #[cfg(all(feature = "wasm-encoder", target_arch = "wasm32"))]
     pub mod wasm_encoder;
 }
@@ -115,14 +117,16 @@ macro_rules! register {
         #[cfg(feature = "std")]
         pub static FAMILIES: &[&family::FamilyDesc] = &[$(&$family::FAMILY),*];
 
-        /// Each family's name, its encoder's text answer and one move of its negotiation.
+        /// Each family's name, its encoder's text answer, one move of its negotiation and its
+        /// encoder's answer as a value.
         #[cfg(all(feature = "wasm-encoder", target_arch = "wasm32"))]
         #[allow(clippy::type_complexity)]
         static ENCODERS: &[(
             &str,
             fn(&serde_json::Value, &serde_json::Value, &mut String),
             fn(&serde_json::Value) -> serde_json::Value,
-        )] = &[$(($family::FAMILY.registry.name, $family::FAMILY.encode_text, $family::FAMILY.negotiate_step)),*];
+            fn(serde_json::Value, &serde_json::Value) -> Answer,
+        )] = &[$(($family::FAMILY.registry.name, $family::FAMILY.encode_text, $family::FAMILY.negotiate_step, $family::FAMILY.encode)),*];
     };
 }
 
