@@ -45,7 +45,7 @@ const tapeTargets = new Map();
 /** The room the module made for a command's tape (`tape_reserve`): counts, and where each part goes. */
 let room = { ops: -1, nums: -1, bytes: -1, at: 0, numsAt: 0, textAt: 0 };
 /** The strings the module told this instance to keep (the answer's KNOWN_STR), by slot. */
-const KNOWN = [];
+let KNOWN = Array.from({ length: 64 }, () => "");
 /** Whether something unwound through the instance: the next call starts a fresh one. */
 let stale = false;
 
@@ -62,7 +62,7 @@ function start() {
   // What the tape boundary knows of an instance starts over with it.
   tapeTargets.clear();
   room = { ops: -1, nums: -1, bytes: -1, at: 0, numsAt: 0, textAt: 0 };
-  KNOWN.length = 0;
+  KNOWN.fill("");
 }
 start();
 
@@ -228,39 +228,47 @@ const T_NULL = 0, T_FALSE = 1, T_TRUE = 2, T_INT = 3, T_F64 = 4, T_NUMBER_TEXT =
 /** A spare set of tape buffers: a walk takes it (or new ones, when a getter encodes inside a walk) and gives it back. */
 let spare = null;
 function buffers() {
-  const b = spare ?? { ops: new Int32Array(256), nums: new Float64Array(16) };
+  const b = spare ?? { ops: new Int32Array(256), nums: new Float64Array(16), strs: filled(64, "") };
   spare = null;
   return b;
 }
+/** An array of `n` elements: storing into it at an index below `n` never reaches a prototype's setter. */
+const filled = (n, x) => Array.from({ length: n }, () => x);
 function release(w) {
   if (w.buffers !== null) spare = w.buffers;
   w.buffers = null;
 }
 
+// A walk's state is class fields: they are defined on it, so that no setter an Object.prototype
+// carries runs for them (an assignment would).
 class Walk {
+  family;
+  ErrorClass;
+  buffers = buffers();
+  /** The tape: its words (`n` of them) and numbers (`m`), its strings in order and as one text. */
+  ops = this.buffers.ops;
+  n = 0;
+  nums = this.buffers.nums;
+  m = 0;
+  strs = this.buffers.strs;
+  s = 0;
+  text = "";
+  binaries = [];
+  token = undefined;
+  /** The command's own top-level keys and their values, as read. */
+  keys = [];
+  values = [];
+  kind = undefined;
+  /** The place being written: object keys and array indexes from the root. */
+  at = [];
+  /** The objects and arrays being written, outermost first (a cycle is one of them again). */
+  open = [];
+  size = 0;
+  deepest = { depth: 0, at: [] };
+
   constructor(family, ErrorClass) {
     this.family = family;
     this.ErrorClass = ErrorClass;
-    this.buffers = buffers();
-    /** The tape: its words (`n` of them) and numbers (`m`), its strings in order and as one text. */
-    this.ops = this.buffers.ops;
-    this.n = 0;
-    this.nums = this.buffers.nums;
-    this.m = 0;
-    this.strs = [];
-    this.text = "";
-    this.binaries = [];
-    this.token = undefined;
-    /** The command's own top-level keys and their values, as read. */
-    this.keys = [];
-    this.values = [];
-    this.kind = undefined;
-    /** The place being written: object keys and array indexes from the root. */
-    this.at = [];
-    /** The objects and arrays being written, outermost first (a cycle is one of them again). */
-    this.open = [];
-    this.size = 0;
-    this.deepest = { depth: 0, at: [] };
   }
 
   /** The command's own top-level value under `key`, as read (undefined when it has none). */
@@ -296,7 +304,8 @@ function num(w, x) {
 /** A string of the tape: its length, and its text after the others'. */
 function text(w, s) {
   op(w, s.length);
-  w.strs.push(s);
+  if (w.s === w.strs.length) w.strs = w.buffers.strs = w.strs.concat(filled(w.s, ""));
+  w.strs[w.s++] = s;
   w.text += s;
 }
 
@@ -629,7 +638,7 @@ function value() {
       for (let n = I32[OP++]; n > 0; n--) {
         const k = str(I32[OP++]);
         const v = value();
-        if (k in OBJECT_PROTOTYPE) defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+        if (k in OBJECT_PROTOTYPE) defineProperty(o, k, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
         else o[k] = v;
       }
       return o;
@@ -654,7 +663,10 @@ function str(x) {
     s += String.fromCharCode(b);
   }
   BP += n;
-  if (slot >= 0) KNOWN[slot] = s;
+  if (slot >= 0) {
+    if (slot >= KNOWN.length) KNOWN = KNOWN.concat(filled(slot + 1, ""));
+    KNOWN[slot] = s;
+  }
   return s;
 }
 

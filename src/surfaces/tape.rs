@@ -219,11 +219,14 @@ impl<'a> Strings<'a> {
     }
 }
 
-/// FNV-1a.
+/// A hash of a string from its length and its first and last four bytes: constant time for any
+/// length (every hit is compared byte for byte anyway).
 fn hash(bytes: &[u8]) -> u32 {
-    bytes
-        .iter()
-        .fold(0x811c_9dc5u32, |h, b| (h ^ u32::from(*b)).wrapping_mul(0x0100_0193))
+    let n = bytes.len();
+    let word = |b: &[u8]| b.iter().rev().fold(0u32, |w, x| (w << 8) | u32::from(*x));
+    let (head, tail) = (word(&bytes[..n.min(4)]), word(&bytes[n.saturating_sub(4)..]));
+    let h = (head ^ tail.rotate_left(16) ^ (n as u32).wrapping_mul(0x9e37_79b9)).wrapping_mul(0x85eb_ca6b);
+    h ^ (h >> 15)
 }
 
 /// How many strings the JS side keeps for [`KNOWN_STR`], and the longest (in bytes).
