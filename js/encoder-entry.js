@@ -585,7 +585,7 @@ function runTape(w, targetText) {
 // the views), and the command's strings. Arrays are built from a stack of their items (`ITEMS`,
 // always packed, so storing into it never reaches a prototype), copied out by `slice`; objects
 // get their keys by assignment, or by definition where a prototype has the key: neither runs an
-// inherited setter, as JSON.parse never does.
+// inherited setter, as JSON.parse never does (short arrays are literals, which define theirs).
 let OP = 0, FP = 0, BP = 0, STRS = null, TOP = 0;
 let ITEMS = Array.from({ length: 256 }, () => 0);
 const OBJECT_PROTOTYPE = Object.prototype;
@@ -621,6 +621,13 @@ function value() {
       return F64[FP++];
     case T_ARRAY: {
       const n = I32[OP++];
+      // Array literals define their elements too: the short arrays (most) need no stack.
+      if (n === 0) return [];
+      if (n === 1) return [value()];
+      if (n === 2) {
+        const first = value();
+        return [first, value()];
+      }
       const base = TOP;
       if (base + n > ITEMS.length) ITEMS = ITEMS.concat(Array.from({ length: base + n }, () => 0));
       TOP = base + n;
@@ -636,7 +643,8 @@ function value() {
     case T_OBJECT: {
       const o = {};
       for (let n = I32[OP++]; n > 0; n--) {
-        const k = str(I32[OP++]);
+        const x = I32[OP++];
+        const k = x === T_STR ? STRS[I32[OP++]] : str(x);
         const v = value();
         if (k in OBJECT_PROTOTYPE) defineProperty(o, k, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
         else o[k] = v;
