@@ -117,16 +117,14 @@ macro_rules! register {
         #[cfg(feature = "std")]
         pub static FAMILIES: &[&family::FamilyDesc] = &[$(&$family::FAMILY),*];
 
-        /// Each family's name, its encoder's text answer, one move of its negotiation and its
-        /// encoder's answer as a value.
+        /// Each family's name, its encoder's text answer and one move of its negotiation.
         #[cfg(all(feature = "wasm-encoder", target_arch = "wasm32"))]
         #[allow(clippy::type_complexity)]
         static ENCODERS: &[(
             &str,
             fn(&serde_json::Value, &serde_json::Value, &mut String),
             fn(&serde_json::Value) -> serde_json::Value,
-            fn(serde_json::Value, &serde_json::Value) -> Answer,
-        )] = &[$(($family::FAMILY.registry.name, $family::FAMILY.encode_text, $family::FAMILY.negotiate_step, $family::FAMILY.encode)),*];
+        )] = &[$(($family::FAMILY.registry.name, $family::FAMILY.encode_text, $family::FAMILY.negotiate_step)),*];
     };
 }
 

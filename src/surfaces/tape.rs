@@ -238,12 +238,15 @@ const KNOWN_LEN: usize = 32;
 /// as the module instance; the JS side's copy starts empty with it.
 pub struct Known {
     slots: [(u8, [u8; KNOWN_LEN]); KNOWN_SLOTS],
+    /// The slots filled by the answer being written: emptied again if it is not sent as a tape.
+    filled: Vec<u32>,
 }
 
 impl Default for Known {
     fn default() -> Self {
         Known {
             slots: [(0, [0; KNOWN_LEN]); KNOWN_SLOTS],
+            filled: Vec::new(),
         }
     }
 }
@@ -255,50 +258,170 @@ pub struct Output<'o> {
     pub bytes: &'o mut Vec<u8>,
 }
 
-/// Append the tape of `v` to `out`, its strings found among the command's or the known ones.
-pub fn write(v: &Value, strings: &Strings<'_>, known: &mut Known, out: &mut Output<'_>) {
-    match v {
-        Value::Null => out.ops.push(NULL),
-        Value::Bool(b) => out.ops.push(if *b { TRUE } else { FALSE }),
-        Value::Number(n) => match n.as_i64().and_then(|i| i32::try_from(i).ok()) {
-            Some(i) => out.ops.extend([INT, i as u32]),
-            None => {
-                // What JSON.parse makes of the canonical text: the nearest double, and -0 as 0.
-                let f = n.as_f64().unwrap_or(0.0);
-                out.ops.push(F64);
-                out.nums.push(if f == 0.0 { 0.0 } else { f });
-            }
-        },
-        Value::String(s) => write_str(s, strings, known, out),
-        Value::Array(items) => {
-            out.ops.extend([ARRAY, items.len() as u32]);
-            for x in items {
-                write(x, strings, known, out);
-            }
+/// Append the tape of the JSON value `text` (canonical JSON, as the encoder writes it) to `out`:
+/// the value `JSON.parse(text)` makes, its strings found among the command's or the known ones.
+/// `false` (with `out` partly written) for text it does not expect, which the caller then
+/// hands to JS as text.
+pub fn transcribe(text: &str, strings: &Strings<'_>, known: &mut Known, out: &mut Output<'_>) -> bool {
+    known.filled.clear();
+    let done = transcribe_value(text, strings, known, out);
+    if !done {
+        // The JS side will never see this tape: it must not expect the strings it named.
+        for slot in known.filled.drain(..) {
+            known.slots[slot as usize].0 = 0;
         }
-        Value::Object(map) => {
-            out.ops.extend([OBJECT, map.len() as u32]);
-            if map.keys().all(|k| crate::canonical::utf8_order_is_utf16_order(k)) {
-                for (k, x) in map {
-                    write_str(k, strings, known, out);
-                    write(x, strings, known, out);
-                }
-            } else {
-                let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-                entries.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
-                for (k, x) in entries {
-                    write_str(k, strings, known, out);
-                    write(x, strings, known, out);
+    }
+    done
+}
+
+fn transcribe_value(text: &str, strings: &Strings<'_>, known: &mut Known, out: &mut Output<'_>) -> bool {
+    let t = text.as_bytes();
+    let mut at = 0;
+    // The open arrays and objects: where each one's count goes, and its count so far.
+    let mut open: Vec<(usize, u32)> = Vec::new();
+    let mut unescaped = Vec::new();
+    loop {
+        // A value.
+        match t.get(at) {
+            Some(b'{') | Some(b'[') => {
+                let object = t[at] == b'{';
+                out.ops.extend([if object { OBJECT } else { ARRAY }, 0]);
+                open.push((out.ops.len() - 1, 0));
+                at += 1;
+                if t.get(at) == Some(if object { &b'}' } else { &b']' }) {
+                    open.pop();
+                    at += 1;
+                } else {
+                    if object && !key(t, &mut at, strings, known, out, &mut unescaped) {
+                        return false;
+                    }
+                    continue;
                 }
             }
+            Some(b'"') => {
+                let Some(s) = string(t, &mut at, &mut unescaped) else {
+                    return false;
+                };
+                write_str(s, strings, known, out);
+            }
+            Some(b't') if t[at..].starts_with(b"true") => (out.ops.push(TRUE), at += 4).1,
+            Some(b'f') if t[at..].starts_with(b"false") => (out.ops.push(FALSE), at += 5).1,
+            Some(b'n') if t[at..].starts_with(b"null") => (out.ops.push(NULL), at += 4).1,
+            Some(b'-' | b'0'..=b'9') => {
+                let start = at;
+                while at < t.len() && matches!(t[at], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
+                    at += 1;
+                }
+                let Ok(n) = text[start..at].parse::<f64>() else {
+                    return false;
+                };
+                // What JSON.parse makes of it (-0 stays -0, which the encoder never writes).
+                if n.fract() == 0.0 && n.abs() < 2_147_483_648.0 && (n != 0.0 || t[start] != b'-') {
+                    out.ops.extend([INT, n as i32 as u32]);
+                } else {
+                    out.ops.push(F64);
+                    out.nums.push(n);
+                }
+            }
+            _ => return false,
+        }
+        // After a value: the next member, or the ends of what it closes.
+        loop {
+            let Some(last) = open.last_mut() else {
+                return at == t.len();
+            };
+            let object = out.ops[last.0 - 1] == OBJECT;
+            match t.get(at) {
+                Some(b',') => {
+                    last.1 += 1;
+                    at += 1;
+                    if object && !key(t, &mut at, strings, known, out, &mut unescaped) {
+                        return false;
+                    }
+                    break;
+                }
+                Some(b'}') if object => {}
+                Some(b']') if !object => {}
+                _ => return false,
+            }
+            out.ops[last.0] = last.1 + 1;
+            open.pop();
+            at += 1;
         }
     }
 }
 
+/// An object's key and its colon, at `at`.
+fn key(
+    t: &[u8],
+    at: &mut usize,
+    strings: &Strings<'_>,
+    known: &mut Known,
+    out: &mut Output<'_>,
+    unescaped: &mut Vec<u8>,
+) -> bool {
+    let Some(s) = string(t, at, unescaped) else {
+        return false;
+    };
+    write_str(s, strings, known, out);
+    if t.get(*at) != Some(&b':') {
+        return false;
+    }
+    *at += 1;
+    true
+}
+
+/// The string at `at` (its quotes included), unescaped into `buf` if it has escapes: the short
+/// ones and `\u00XX`, all that canonical text writes (anything else is `None`).
+fn string<'t>(t: &'t [u8], at: &mut usize, buf: &'t mut Vec<u8>) -> Option<&'t [u8]> {
+    if t.get(*at) != Some(&b'"') {
+        return None;
+    }
+    let start = *at + 1;
+    let mut i = start;
+    while i < t.len() && t[i] != b'"' && t[i] != b'\\' {
+        i += 1;
+    }
+    if t.get(i) == Some(&b'"') {
+        *at = i + 1;
+        return Some(&t[start..i]);
+    }
+    buf.clear();
+    buf.extend_from_slice(&t[start..i]);
+    loop {
+        match *t.get(i)? {
+            b'"' => break,
+            b'\\' => {
+                let c = *t.get(i + 1)?;
+                i += 2;
+                buf.push(match c {
+                    b'"' | b'\\' | b'/' => c,
+                    b'b' => 8,
+                    b'f' => 12,
+                    b'n' => b'\n',
+                    b'r' => b'\r',
+                    b't' => b'\t',
+                    b'u' if t.get(i..i + 2) == Some(b"00") => {
+                        let hex = core::str::from_utf8(t.get(i + 2..i + 4)?).ok()?;
+                        i += 4;
+                        u8::from_str_radix(hex, 16).ok().filter(|b| *b < 0x80)?
+                    }
+                    _ => return None,
+                });
+            }
+            b => {
+                buf.push(b);
+                i += 1;
+            }
+        }
+    }
+    *at = i + 1;
+    Some(buf)
+}
+
 /// A string's words: [`STR`] and the number of the command's string with its text, else
 /// [`KNOWN_STR`] and its slot, else [`NEW_STR`], its length, a slot, and its bytes.
-fn write_str(s: &str, strings: &Strings<'_>, known: &mut Known, out: &mut Output<'_>) {
-    let bytes = s.as_bytes();
+fn write_str(bytes: &[u8], strings: &Strings<'_>, known: &mut Known, out: &mut Output<'_>) {
     let h = hash(bytes);
     if let Some(k) = strings.find(bytes, h) {
         out.ops.extend([STR, k]);
@@ -312,6 +435,7 @@ fn write_str(s: &str, strings: &Strings<'_>, known: &mut Known, out: &mut Output
     }
     let keep = *len == 0 && !bytes.is_empty() && bytes.len() <= KNOWN_LEN;
     if keep {
+        known.filled.push(slot as u32);
         *len = bytes.len() as u8;
         text[..bytes.len()].copy_from_slice(bytes);
     }
@@ -377,8 +501,8 @@ mod tests {
             })
             .unwrap();
             assert_eq!(read, v);
-            assert_eq!(ranges.len(), 21);
-            // Every number keeps its serde_json variant.
+            assert_eq!(ranges.len(), 10); // 7 keys, 2 strings, 1 number as text
+                                          // Every number keeps its serde_json variant.
             assert_eq!(crate::canonical::to_string(&read), crate::canonical::to_string(&v));
             for (a, b) in read["a"].as_array().unwrap().iter().zip(v["a"].as_array().unwrap()) {
                 assert_eq!(
@@ -397,8 +521,78 @@ mod tests {
         .is_none());
     }
 
+    /// The value an answer's tape holds (what the JS side makes of it).
+    fn untape(o: &[u32], n: &[f64], b: &[u8], command: &[String], kept: &mut Vec<String>) -> Value {
+        let (mut op, mut num, mut byte) = (0, 0, 0);
+        fn go(
+            o: &[u32],
+            n: &[f64],
+            b: &[u8],
+            c: &[String],
+            kept: &mut Vec<String>,
+            at: &mut (usize, usize, usize),
+        ) -> Value {
+            let w = o[at.0];
+            at.0 += 1;
+            match w {
+                NULL => Value::Null,
+                FALSE => false.into(),
+                TRUE => true.into(),
+                INT => {
+                    at.0 += 1;
+                    (o[at.0 - 1] as i32).into()
+                }
+                F64 => {
+                    at.1 += 1;
+                    Value::Number(Number::from_f64(n[at.1 - 1]).unwrap())
+                }
+                ARRAY => {
+                    at.0 += 1;
+                    Value::Array((0..o[at.0 - 1]).map(|_| go(o, n, b, c, kept, at)).collect())
+                }
+                OBJECT => {
+                    at.0 += 1;
+                    let mut m = Map::new();
+                    for _ in 0..o[at.0 - 1] {
+                        let Value::String(k) = go(o, n, b, c, kept, at) else {
+                            panic!("a key")
+                        };
+                        let v = go(o, n, b, c, kept, at);
+                        m.insert(k, v);
+                    }
+                    Value::Object(m)
+                }
+                STR => {
+                    at.0 += 1;
+                    c[o[at.0 - 1] as usize].clone().into()
+                }
+                KNOWN_STR => {
+                    at.0 += 1;
+                    kept[o[at.0 - 1] as usize].clone().into()
+                }
+                NEW_STR => {
+                    let (len, slot) = (o[at.0] as usize, o[at.0 + 1]);
+                    at.0 += 2;
+                    let s = String::from_utf8(b[at.2..at.2 + len].to_vec()).unwrap();
+                    at.2 += len;
+                    if slot != NO_SLOT {
+                        kept.resize(kept.len().max(slot as usize + 1), String::new());
+                        kept[slot as usize] = s.clone();
+                    }
+                    s.into()
+                }
+                _ => panic!("word {w}"),
+            }
+        }
+        let mut at = (op, num, byte);
+        let v = go(o, n, b, command, kept, &mut at);
+        (op, num, byte) = at;
+        assert_eq!((op, num, byte), (o.len(), n.len(), b.len()));
+        v
+    }
+
     #[test]
-    fn an_answer_names_the_commands_strings_and_keeps_known_ones() {
+    fn an_answer_is_its_canonical_text_as_parsed_with_the_commands_strings_and_kept_ones() {
         let command = json!({"kind": "send", "payload": {"message": "hi"}});
         let (mut ops, mut nums, mut s) = (Vec::new(), Vec::new(), String::new());
         tape(&command, &mut ops, &mut nums, &mut s);
@@ -409,31 +603,65 @@ mod tests {
             ascii: true,
         })
         .unwrap();
+        let names: Vec<String> = ranges
+            .iter()
+            .map(|(a, b)| s[*a as usize..*b as usize].to_owned())
+            .collect();
         let strings = Strings::new(&s, &ranges);
         let mut known = Known::default();
-        let wire =
-            json!({"kind": "deliver", "payload": {"message": "hi"}, "version": 6, "x": -0.0, "\u{e000}": 1, "𝄞": 2});
+        let mut kept = Vec::new();
+        let wires = [
+            json!({"kind": "deliver", "payload": {"message": "hi"}, "version": 6, "x": [0.5, -1, 1e21, 12345678901234567000u64, [], {}], "\u{e000}": 1, "𝄞": "q\"\\\n\u{1}\u{7f}é"}),
+            json!({"kind": "deliver", "e": "", "n": null, "t": true, "f": false, "a": [[{"hi": "hi"}]]}),
+            json!("hi"),
+            json!(-7),
+        ];
+        for wire in wires.iter().chain(wires.iter()) {
+            let text = crate::canonical::to_string(wire);
+            let (mut o, mut n, mut b) = (Vec::new(), Vec::new(), Vec::new());
+            let mut out = Output {
+                ops: &mut o,
+                nums: &mut n,
+                bytes: &mut b,
+            };
+            assert!(transcribe(&text, &strings, &mut known, &mut out), "{text}");
+            let back = untape(&o, &n, &b, &names, &mut kept);
+            // The same value, its numbers the doubles JSON.parse makes, its keys in the text's
+            // (UTF-16) order.
+            assert_eq!(crate::canonical::to_string(&back), text);
+        }
+        // The second time, "deliver" and "version" are kept strings, "hi" the command's.
+        let text = crate::canonical::to_string(&wires[0]);
         let (mut o, mut n, mut b) = (Vec::new(), Vec::new(), Vec::new());
-        let mut out = Output {
-            ops: &mut o,
-            nums: &mut n,
-            bytes: &mut b,
-        };
-        write(&wire, &strings, &mut known, &mut out);
-        // "kind" is the command's string 0, "message" 3, "hi" 4; "deliver" is new and kept.
-        assert_eq!(&o[..6], &[OBJECT, 6, STR, 0, NEW_STR, 7]);
-        assert_ne!(o[6], NO_SLOT);
-        // New strings in the order they come; keys in UTF-16 order: the supplementary key (a
-        // surrogate pair) before U+E000.
-        assert_eq!(String::from_utf8(b.clone()).unwrap(), "deliverversionx𝄞\u{e000}");
-        assert_eq!(n, vec![0.0]);
-        let again = o.len();
-        let mut out = Output {
-            ops: &mut o,
-            nums: &mut n,
-            bytes: &mut b,
-        };
-        write(&json!("deliver"), &strings, &mut known, &mut out);
-        assert_eq!(&o[again..], &[KNOWN_STR, o[6]]);
+        assert!(transcribe(
+            &text,
+            &strings,
+            &mut known,
+            &mut Output {
+                ops: &mut o,
+                nums: &mut n,
+                bytes: &mut b
+            }
+        ));
+        assert_eq!(&o[..5], &[OBJECT, 6, STR, 0, KNOWN_STR]);
+        // Text it does not expect is refused, and what it kept on the way forgotten.
+        let mut fresh = Known::default();
+        for bad in [r#"{"new":1,"#, r#"["a\u2028"]"#, "1 ", r#"{"a" 1}"#, "[1,]"] {
+            let (mut o, mut n, mut b) = (Vec::new(), Vec::new(), Vec::new());
+            assert!(
+                !transcribe(
+                    bad,
+                    &strings,
+                    &mut fresh,
+                    &mut Output {
+                        ops: &mut o,
+                        nums: &mut n,
+                        bytes: &mut b
+                    }
+                ),
+                "{bad}"
+            );
+        }
+        assert!(fresh.slots.iter().all(|(len, _)| *len == 0));
     }
 }

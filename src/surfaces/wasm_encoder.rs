@@ -139,12 +139,7 @@ fn bad_request(message: &str) -> String {
     Answer::transport(Transport::InvalidRequest, message).to_text()
 }
 
-type Entry = (
-    &'static str,
-    fn(&Value, &Value, &mut String),
-    fn(&Value) -> Value,
-    fn(Value, &Value) -> Answer,
-);
+type Entry = (&'static str, fn(&Value, &Value, &mut String), fn(&Value) -> Value);
 
 /// The registered family named `name`: its encoder's text answer and its negotiation's move.
 fn family(name: &str) -> Result<&'static Entry, String> {
@@ -283,25 +278,27 @@ pub fn tape_encode(target: u32, ops: u32, nums: u32, bytes: u32, ascii: bool) ->
             };
             match tape::read(&input) {
                 Some((command, ranges)) => {
-                    let answer = (f.3)(command, t);
-                    match answer {
-                        Answer::Ok(wire) => {
-                            let strings = tape::Strings::new(text, &ranges);
-                            persistent(|| {
-                                b.out_ops.clear();
-                                b.out_nums.clear();
-                                b.out_bytes.clear();
-                                let mut out = tape::Output {
-                                    ops: &mut b.out_ops,
-                                    nums: &mut b.out_nums,
-                                    bytes: &mut b.out_bytes,
-                                };
-                                tape::write(&wire, &strings, &mut b.known, &mut out);
-                            });
-                            None
-                        }
-                        other => Some(other.to_text()),
-                    }
+                    let mut answer = String::with_capacity(text.len() * 2 + 64);
+                    (f.1)(&command, t, &mut answer);
+                    drop(command);
+                    // A wire value goes back as a tape transcribed from its canonical text; the
+                    // other answers (and any text the transcriber does not expect) as that text.
+                    let wire = answer.strip_prefix("{\"ok\":").and_then(|w| w.strip_suffix('}'));
+                    let strings = tape::Strings::new(text, &ranges);
+                    let done = wire.is_some_and(|wire| {
+                        persistent(|| {
+                            b.out_ops.clear();
+                            b.out_nums.clear();
+                            b.out_bytes.clear();
+                            let mut out = tape::Output {
+                                ops: &mut b.out_ops,
+                                nums: &mut b.out_nums,
+                                bytes: &mut b.out_bytes,
+                            };
+                            tape::transcribe(wire, &strings, &mut b.known, &mut out)
+                        })
+                    });
+                    (!done).then_some(answer)
                 }
                 None => Some(bad_request("the encoder's input is not a tape")),
             }
