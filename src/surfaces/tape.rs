@@ -312,7 +312,7 @@ fn transcribe_value(text: &str, strings: &Strings<'_>, known: &mut Known, out: &
                 while at < t.len() && matches!(t[at], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
                     at += 1;
                 }
-                let Ok(n) = text[start..at].parse::<f64>() else {
+                let Some(n) = number_text(&text[start..at]) else {
                     return false;
                 };
                 // What JSON.parse makes of it (-0 stays -0, which the encoder never writes).
@@ -349,6 +349,17 @@ fn transcribe_value(text: &str, strings: &Strings<'_>, known: &mut Known, out: &
             at += 1;
         }
     }
+}
+
+/// The double a JSON number's text denotes, rounded as `JSON.parse` rounds it: integers of up
+/// to 15 digits directly, the rest by `f64`'s parser (correctly rounded, as JSON.parse is).
+fn number_text(text: &str) -> Option<f64> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if !digits.is_empty() && digits.len() <= 15 && digits.bytes().all(|b| b.is_ascii_digit()) {
+        let n = digits.bytes().fold(0u64, |n, b| n * 10 + u64::from(b - b'0')) as f64;
+        return Some(if digits.len() == text.len() { n } else { -n });
+    }
+    text.parse().ok()
 }
 
 /// An object's key and its colon, at `at`.

@@ -1,9 +1,14 @@
 //! The JS encoder's wasm module (feature `wasm-encoder`, built into `pkg/encoder.cjs`): every
-//! registered family's encoder and negotiation, compiled unchanged, behind a JSON-text boundary.
+//! registered family's encoder and negotiation, compiled unchanged.
 //!
-//! The JS side (`js/encoder-entry.js`) turns a producer's command into JSON text — checking
-//! JSON-ness with paths and setting binary values aside — and this module answers exactly what
-//! one `hookwire --family F encode --lines` line answers, so the two cannot differ. Each export
+//! The JS side (`js/encoder-entry.js`) checks a producer's command for JSON-ness (with paths,
+//! setting binary values aside) and writes it as a tape (`super::tape`) into buffers this module
+//! keeps (`tape_reserve`); `tape_encode` reads it into a value without a JSON parser, runs the
+//! family's text encoder on it — exactly what one `hookwire --family F encode --lines` line
+//! runs, so the two cannot differ — and hands a wire value back as a tape transcribed from that
+//! text (strings the command carried named by number, so JS gives back its own), anything else
+//! as the text. Targets are named once per instance (`tape_target`). `encode_json` and
+//! `negotiate_json` take and answer JSON text (the target check and negotiation). Each export
 //! takes the family by name, as the CLI does. Server and step code only: the workflow-safe
 //! decoder never links this.
 
