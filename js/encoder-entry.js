@@ -3,13 +3,13 @@
 // workflow-safe decoder is the package's main entry and does not grow by a byte because of this.
 //
 // A command crosses into wasm as a tape (src/surfaces/tape.rs), never as JSON text: this file
-// writes it while it checks JSON-ness the way the contract says — keys whose value is undefined are dropped; NaN, ±Infinity, dates, maps,
-// functions, symbols, bigints and cycles are INVALID, with a JSON pointer — and sets binary
-// values (Uint8Array, ArrayBuffer, URL) aside where the contract allows them (the image/data of
-// a message part), putting the very same objects back into the wire value. A wire value comes
-// back as a tape too, turned into JS objects here (strings the command carried are its own
-// strings again): no JSON text is written or parsed for a valid command. The module's other
-// answers (refusals, negotiation) are JSON text, parsed here.
+// writes it while it checks JSON-ness the way the contract says — keys whose value is undefined
+// are dropped; NaN, ±Infinity, dates, maps, functions, symbols, bigints and cycles are INVALID,
+// with a JSON pointer — and sets binary values (Uint8Array, ArrayBuffer, URL) aside where the
+// contract allows them (the image/data of a message part), putting the very same objects back
+// into the wire value. A wire value comes back as a tape too, turned into JS objects here (strings
+// the command carried are its own strings again): no JSON text is written or parsed for a valid
+// command. The module's other answers (refusals, negotiation) are JSON text, parsed here.
 //
 // `encode`, `negotiate` and `turnControl` throw (or reject with) the family's error and nothing
 // else, whatever they are given: getters and proxy traps that throw, revoked proxies, objects
@@ -83,10 +83,11 @@ function call(f, ...args) {
 
 /**
  * How deep a command may nest: deeper is INVALID at the first place past the limit. The wasm
- * encoder parses, validates, writes and drops JSON recursively on the caller's stack (about 600
- * bytes a level), and 1,000 levels leave room for the caller's own frames in Node's default
- * stack of about 1 MB. A caller whose stack is nearly used up can still run out below the limit:
- * that too is INVALID ("nested too deeply"), with the path of the deepest place reached. (The
+ * encoder reads a command's tape, validates, writes and drops it recursively on the caller's
+ * stack (about 600 bytes a level), and 1,000 levels leave room for the caller's own frames in
+ * Node's default stack of about 1 MB. A caller whose stack is nearly used up can still run out
+ * below the limit (in the walk, the module or the making of the answer's objects): that too is
+ * INVALID ("nested too deeply"), with the path of the deepest place reached. (The
  * native CLI reads up to 131,072 levels.)
  */
 const MAX_DEPTH = 1000;
