@@ -188,4 +188,13 @@ test("strings the module keeps for later answers survive a fresh instance, and a
     }
   }
   assert.deepStrictEqual(encoder.encode(send), first);
+  // A command larger than the buffers the module keeps between calls: they are given back after
+  // it, and the next command (large or small) has its own.
+  const big = { kind: "send", payload: { message: "é".repeat(700_000), context: Array.from({ length: 300_000 }, (_, i) => `c${i % 10}`) } };
+  for (let i = 0; i < 2; i++) {
+    const w = encoder.encode(big);
+    assert.equal(w.payloads[0].message, big.payload.message);
+    assert.deepStrictEqual(w.payload.context, big.payload.context);
+    assert.deepStrictEqual(encoder.encode(send), first);
+  }
 });

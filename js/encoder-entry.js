@@ -573,6 +573,7 @@ function runTape(w, targetText) {
     release(w);
     const h = tape_encode(id, w.n, w.m, written, written === units) >>> 2;
     views();
+    if (I32[h + 6] !== 0) room = { ops: -1, nums: -1, bytes: -1, at: 0, numsAt: 0, textAt: 0 };
     answer = I32[h] === 0 ? { ok: materialize(w.strs, I32[h + 1] >>> 2, I32[h + 3] >>> 3, I32[h + 4]) } : JSON.parse(utf8Out.decode(U8.subarray(I32[h + 4], I32[h + 4] + I32[h + 5])));
   } catch (thrown) {
     release(w);

@@ -228,6 +228,18 @@ fn boundary() -> &'static mut Boundary {
     })
 }
 
+/// How many bytes each of the boundary's buffers keeps between calls: what a larger command or
+/// answer grew is given back after it (the buffers outlive calls, the arena's blocks do not).
+const KEEP: usize = 1 << 20;
+
+/// Empty `v`, giving back what it holds beyond [`KEEP`] bytes.
+fn clear<T>(v: &mut Vec<T>) {
+    v.clear();
+    if v.capacity() * core::mem::size_of::<T>() > KEEP {
+        *v = Vec::new();
+    }
+}
+
 /// Room for a command's tape of `ops` words, `nums` numbers and `bytes` bytes of strings' text:
 /// the address of three addresses, where JS writes each.
 #[wasm_bindgen]
@@ -264,9 +276,10 @@ pub fn tape_target(family_name: &str, target: &str) -> i32 {
 
 /// Encode the command on the tape JS wrote (`ops` words, `nums` numbers, `bytes` bytes of text,
 /// `ascii` when all of it is ASCII) for the target numbered `target` ([`tape_target`]). Answers
-/// the address of six words: 0 and the answer's tape (its words' address and count, its numbers'
+/// the address of seven words: 0 and the answer's tape (its words' address and count, its numbers'
 /// address, its new strings' bytes' address and count) for a wire value, or 1 and the answer's
-/// JSON text (as those bytes) for anything else — the text `encode_json` answers.
+/// JSON text (as those bytes) for anything else — the text `encode_json` answers —, then 1 if
+/// the command's buffers were given back (JS reserves them again).
 #[wasm_bindgen]
 pub fn tape_encode(target: u32, ops: u32, nums: u32, bytes: u32, ascii: bool) -> u32 {
     let b = boundary();
@@ -292,9 +305,9 @@ pub fn tape_encode(target: u32, ops: u32, nums: u32, bytes: u32, ascii: bool) ->
                     let strings = tape::Strings::new(text, &ranges);
                     let done = wire.is_some_and(|wire| {
                         persistent(|| {
-                            b.out_ops.clear();
-                            b.out_nums.clear();
-                            b.out_bytes.clear();
+                            clear(&mut b.out_ops);
+                            clear(&mut b.out_nums);
+                            clear(&mut b.out_bytes);
                             let mut out = tape::Output {
                                 ops: &mut b.out_ops,
                                 nums: &mut b.out_nums,
@@ -314,13 +327,22 @@ pub fn tape_encode(target: u32, ops: u32, nums: u32, bytes: u32, ascii: bool) ->
         None => 0,
         Some(text) => {
             persistent(|| {
-                b.out_ops.clear();
-                b.out_bytes.clear();
+                clear(&mut b.out_ops);
+                clear(&mut b.out_bytes);
                 b.out_bytes.extend_from_slice(text.as_bytes());
             });
             1
         }
     };
+    // A command's buffers that a large command grew are given back (JS reserves them again).
+    let released = b.text.len() > KEEP || b.ops.len() * 4 > KEEP || b.nums.len() * 8 > KEEP;
+    if released {
+        persistent(|| {
+            b.ops = Vec::new();
+            b.nums = Vec::new();
+            b.text = Vec::new();
+        });
+    }
     b.header = [
         status,
         b.out_ops.as_ptr() as u32,
@@ -328,7 +350,7 @@ pub fn tape_encode(target: u32, ops: u32, nums: u32, bytes: u32, ascii: bool) ->
         b.out_nums.as_ptr() as u32,
         b.out_bytes.as_ptr() as u32,
         b.out_bytes.len() as u32,
-        0,
+        u32::from(released),
         0,
     ];
     b.header.as_ptr() as u32
