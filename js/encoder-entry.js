@@ -2,18 +2,21 @@
 // compiled to wasm, for JS server and step code. Never import it from workflow code: the
 // workflow-safe decoder is the package's main entry and does not grow by a byte because of this.
 //
-// A command crosses into wasm as JSON text. Before that, this file checks JSON-ness the way the
-// contract says — keys whose value is undefined are dropped; NaN, ±Infinity, dates, maps,
-// functions, symbols, bigints and cycles are INVALID, with a JSON pointer — and sets binary
-// values (Uint8Array, ArrayBuffer, URL) aside where the contract allows them (the image/data of
-// a message part), putting the very same objects back into the wire value.
+// A command crosses into wasm as a tape (src/surfaces/tape.rs), never as JSON text: this file
+// writes it while it checks JSON-ness the way the contract says — keys whose value is undefined
+// are dropped; NaN, ±Infinity, dates, maps, functions, symbols, bigints and cycles are INVALID,
+// with a JSON pointer — and sets binary values (Uint8Array, ArrayBuffer, URL) aside where the
+// contract allows them (the image/data of a message part), putting the very same objects back
+// into the wire value. A wire value comes back as a tape too, turned into JS objects here (strings
+// the command carried are its own strings again): no JSON text is written or parsed for a valid
+// command. The module's other answers (refusals, negotiation) are JSON text, parsed here.
 //
 // `encode`, `negotiate` and `turnControl` throw (or reject with) the family's error and nothing
 // else, whatever they are given: getters and proxy traps that throw, revoked proxies, objects
 // lying about what they are, commands too deep for the stack or too long for a string. (Only a
 // caller that leaves no stack to build an error gets the engine's RangeError.) Each property of a
 // command is read once, and the module is instantiated afresh after anything unwinds through it.
-import { __wbg_set_wasm, encode_json, negotiate_json } from "hookwire:glue";
+import { __wbg_set_wasm, encode_json, negotiate_json, tape_encode, tape_reserve, tape_target } from "hookwire:glue";
 import { exportsOf, IMPORTS, WASM_BASE64 } from "hookwire:wasm";
 import { HOOK_METADATA_KEY, SessionInboxWireError, WireError, WIRE_VERSION } from "./hookwire.cjs";
 import { CAPABILITY_KEY, TurnControlWireError, WIRE_VERSION as TURN_CONTROL_WIRE_VERSION } from "./turn-control.cjs";
@@ -37,6 +40,12 @@ const turnNegotiate = (request) => negotiate_json(TURN.family, request);
 
 const module = new WebAssembly.Module(Uint8Array.from(atob(WASM_BASE64), (c) => c.charCodeAt(0)));
 let instance = null;
+/** Per family, per instance: the module's number of each target text (`tape_target`). */
+const tapeTargets = new Map();
+/** The room the module made for a command's tape (`tape_reserve`): counts, and where each part goes. */
+let room = { ops: -1, nums: -1, bytes: -1, at: 0, numsAt: 0, textAt: 0 };
+/** The strings the module told this instance to keep (the answer's KNOWN_STR), by slot. */
+let KNOWN = Array.from({ length: 64 }, () => "");
 /** Whether something unwound through the instance: the next call starts a fresh one. */
 let stale = false;
 
@@ -50,6 +59,10 @@ function start() {
   // growing the old memory by nothing detaches it.
   previous?.memory.grow(0);
   stale = false;
+  // What the tape boundary knows of an instance starts over with it.
+  tapeTargets.clear();
+  room = { ops: -1, nums: -1, bytes: -1, at: 0, numsAt: 0, textAt: 0 };
+  KNOWN.fill("");
 }
 start();
 
@@ -70,10 +83,11 @@ function call(f, ...args) {
 
 /**
  * How deep a command may nest: deeper is INVALID at the first place past the limit. The wasm
- * encoder parses, validates, writes and drops JSON recursively on the caller's stack (about 600
- * bytes a level), and 1,000 levels leave room for the caller's own frames in Node's default
- * stack of about 1 MB. A caller whose stack is nearly used up can still run out below the limit:
- * that too is INVALID ("nested too deeply"), with the path of the deepest place reached. (The
+ * encoder reads a command's tape, validates, writes and drops it recursively on the caller's
+ * stack (about 600 bytes a level), and 1,000 levels leave room for the caller's own frames in
+ * Node's default stack of about 1 MB. A caller whose stack is nearly used up can still run out
+ * below the limit (in the walk, the module or the making of the answer's objects): that too is
+ * INVALID ("nested too deeply"), with the path of the deepest place reached. (The
  * native CLI reads up to 131,072 levels.)
  */
 const MAX_DEPTH = 1000;
@@ -186,45 +200,76 @@ const NESTED = `JSON nested at most ${MAX_DEPTH} levels deep, and no deeper than
 const LONG = `a command whose JSON text is at most ${MAX_TEXT} characters long`;
 
 /**
- * A command, checked and turned into JSON text, with binaries replaced by tokens kept in
- * `binaries`. Answers a `Walk`: `{ text, binaries, token, kind, trapped }`, with `field(key)`
- * the command's own top-level value as read (each once), and `trapped(e)` turning a failure of
- * the module on this text into the family's error.
+ * A command, checked and written as a tape (src/surfaces/tape.rs), with binaries replaced by
+ * tokens kept in `binaries`. Answers a `Walk`: `{ ops, n, nums, m, strs, text, binaries, token,
+ * kind, trapped }`, with `field(key)` the command's own top-level value as read (each once), and
+ * `trapped(e)` turning a failure of the module on this command into the family's error.
  *
  * The walk keeps the place it is at as a stack of keys and indexes and spells it as a JSON
  * pointer only when it needs one (a failure, a binary value): a valid command costs no path text.
  * Its state is one object and its steps are functions of this module, so a command costs no
  * closures; the objects being written (where a cycle would be) are a stack searched from the top.
+ * It counts the length of the JSON text the command is (the limit is on that text), writing none.
  */
-function commandText(command, ErrorClass = SessionInboxWireError) {
+function commandTape(command, ErrorClass = SessionInboxWireError) {
   const w = new Walk(ErrorClass === SessionInboxWireError ? INBOX : TURN, ErrorClass);
-  if (command !== undefined) {
-    try {
-      w.text = write(w, command, 0);
-    } catch (e) {
-      throw e instanceof WireError ? e : unreadable(w, e, "");
-    }
+  try {
+    if (command === undefined) op(w, T_NULL);
+    else write(w, command, 0);
+  } catch (e) {
+    release(w);
+    throw e instanceof WireError ? e : unreadable(w, e, "");
   }
   return w;
 }
 
+// The words of a tape (src/surfaces/tape.rs; the answer's string words too).
+const T_NULL = 0, T_FALSE = 1, T_TRUE = 2, T_INT = 3, T_F64 = 4, T_NUMBER_TEXT = 5, T_STR = 6, T_ARRAY = 7, T_OBJECT = 8, T_NEW_STR = 9, T_KNOWN_STR = 10;
+
+/** A spare set of tape buffers: a walk takes it (or new ones, when a getter encodes inside a walk) and gives it back. */
+let spare = null;
+function buffers() {
+  const b = spare ?? { ops: new Int32Array(256), nums: new Float64Array(16), strs: filled(64, "") };
+  spare = null;
+  return b;
+}
+/** An array of `n` elements: storing into it at an index below `n` never reaches a prototype's setter. */
+const filled = (n, x) => Array.from({ length: n }, () => x);
+function release(w) {
+  if (w.buffers !== null) spare = w.buffers;
+  w.buffers = null;
+}
+
+// A walk's state is class fields: they are defined on it, so that no setter an Object.prototype
+// carries runs for them (an assignment would).
 class Walk {
+  family;
+  ErrorClass;
+  buffers = buffers();
+  /** The tape: its words (`n` of them) and numbers (`m`), its strings in order and as one text. */
+  ops = this.buffers.ops;
+  n = 0;
+  nums = this.buffers.nums;
+  m = 0;
+  strs = this.buffers.strs;
+  s = 0;
+  text = "";
+  binaries = [];
+  token = undefined;
+  /** The command's own top-level keys and their values, as read. */
+  keys = [];
+  values = [];
+  kind = undefined;
+  /** The place being written: object keys and array indexes from the root. */
+  at = [];
+  /** The objects and arrays being written, outermost first (a cycle is one of them again). */
+  open = [];
+  size = 0;
+  deepest = { depth: 0, at: [] };
+
   constructor(family, ErrorClass) {
     this.family = family;
     this.ErrorClass = ErrorClass;
-    this.text = "null";
-    this.binaries = [];
-    this.token = undefined;
-    /** The command's own top-level keys and their values, as read. */
-    this.keys = [];
-    this.values = [];
-    this.kind = undefined;
-    /** The place being written: object keys and array indexes from the root. */
-    this.at = [];
-    /** The objects and arrays being written, outermost first (a cycle is one of them again). */
-    this.open = [];
-    this.size = 0;
-    this.deepest = { depth: 0, at: [] };
   }
 
   /** The command's own top-level value under `key`, as read (undefined when it has none). */
@@ -233,10 +278,36 @@ class Walk {
     return i < 0 ? undefined : this.values[i];
   }
 
-  /** The family's error for a failure of the module on this walk's text. */
+  /** The family's error for a failure of the module on this walk's command. */
   trapped(e) {
     return overflowed(e) ? tooDeep(this) : fail(this, "", "a command the encoder can process", `a failure of the encoder (${why(e)})`);
   }
+}
+
+function op(w, x) {
+  if (w.n === w.ops.length) {
+    const ops = new Int32Array(w.ops.length * 2);
+    ops.set(w.ops);
+    w.ops = w.buffers.ops = ops;
+  }
+  w.ops[w.n++] = x;
+}
+
+function num(w, x) {
+  if (w.m === w.nums.length) {
+    const nums = new Float64Array(w.nums.length * 2);
+    nums.set(w.nums);
+    w.nums = w.buffers.nums = nums;
+  }
+  w.nums[w.m++] = x;
+}
+
+/** A string of the tape: its length, and its text after the others'. */
+function text(w, s) {
+  op(w, s.length);
+  if (w.s === w.strs.length) w.strs = w.buffers.strs = w.strs.concat(filled(w.s, ""));
+  w.strs[w.s++] = s;
+  w.text += s;
 }
 
 function pointer(segments, length = segments.length) {
@@ -257,11 +328,12 @@ function grow(w, n) {
   if (w.size > MAX_TEXT) throw fail(w, here(w), LONG, `a longer one (${w.size} characters by here)`);
 }
 
+/** Check a string (a key or a value) and count its JSON text; `STR` and its text are the caller's to write. */
 function string(w, s) {
   grow(w, s.length + 2); // before JSON.stringify copies or escapes it
   // The common case: nothing to escape and no surrogate at all, so the JSON text is the string
   // in quotes (what JSON.stringify writes), and it is well-formed.
-  if (!PLAIN_NOT.test(s)) return '"' + s + '"';
+  if (!PLAIN_NOT.test(s)) return;
   // JSON text cannot carry an unpaired UTF-16 surrogate without altering it (a parser refuses
   // the \ud800 escape JSON.stringify writes): refuse it here, at its place.
   if (!isWellFormed(s)) throw fail(w, here(w), "a string without unpaired UTF-16 surrogates", "a string with one");
@@ -273,7 +345,13 @@ function string(w, s) {
     throw fail(w, here(w), LONG, "a string whose escaped text is longer than the engine's longest string");
   }
   grow(w, json.length - s.length - 2);
-  return json;
+}
+
+/** The length of `String(n)` for an integer `n` of `i32` range. */
+function intLength(n) {
+  let sign = 0;
+  if (n < 0) (n = -n), (sign = 1);
+  return sign + (n < 10 ? 1 : n < 100 ? 2 : n < 1e3 ? 3 : n < 1e4 ? 4 : n < 1e5 ? 5 : n < 1e6 ? 6 : n < 1e7 ? 7 : n < 1e8 ? 8 : n < 1e9 ? 9 : 10);
 }
 
 /** Whether `v` is one of the objects being written (its own ancestor: a cycle). */
@@ -288,16 +366,30 @@ function isOpen(w, v) {
 function write(w, v, depth) {
   switch (typeof v) {
     case "string":
-      return string(w, v);
+      string(w, v);
+      op(w, T_STR);
+      return text(w, v);
     case "boolean":
       grow(w, 5);
-      return v ? "true" : "false";
+      return op(w, v ? T_TRUE : T_FALSE);
     case "number": {
+      if ((v | 0) === v) {
+        // A small integer (-0 included: String writes it as 0, as JSON.stringify does).
+        grow(w, intLength(v));
+        op(w, T_INT);
+        return op(w, v);
+      }
       if (!Number.isFinite(v)) throw fail(w, here(w), "a finite number", String(v));
       // What JSON.stringify writes for a finite number.
       const json = String(v);
       grow(w, json.length);
-      return json;
+      // An integer beyond 2^53 goes as that text, which the module parses as JSON text's number.
+      if (Number.isInteger(v) && Math.abs(v) > 2 ** 53 && Math.abs(v) < 1e21) {
+        op(w, T_NUMBER_TEXT);
+        return text(w, json);
+      }
+      op(w, T_F64);
+      return num(w, v);
     }
     case "object":
       break;
@@ -306,7 +398,7 @@ function write(w, v, depth) {
   }
   if (v === null) {
     grow(w, 4);
-    return "null";
+    return op(w, T_NULL);
   }
   const at = w.at;
   if (depth > w.deepest.depth) w.deepest = { depth, at: at.slice() };
@@ -326,16 +418,16 @@ function write(w, v, depth) {
       const n = v.length;
       if (n >>> 0 !== n) throw fail(w, here(w), "a JSON value", "an array whose length is not an array length");
       grow(w, n + 1);
-      let text = "[";
+      op(w, T_ARRAY);
+      op(w, n);
       for (let i = 0; i < n; i++) {
         const x = v[i];
         at.push(i);
         if (x === undefined) throw fail(w, here(w), "a JSON value", "undefined");
-        if (i !== 0) text += ",";
-        text += write(w, x, depth + 1);
+        write(w, x, depth + 1);
         at.pop();
       }
-      return text + "]";
+      return;
     }
     const keys = Object.keys(v);
     const n = keys.length;
@@ -347,22 +439,23 @@ function write(w, v, depth) {
       w.kind = w.field("kind");
     }
     grow(w, n + 1);
-    let text = "{";
-    let first = true;
+    op(w, T_OBJECT);
+    const count = w.n;
+    op(w, 0); // the count of keys written, once known
+    let written = 0;
     for (let i = 0; i < n; i++) {
       const x = values[i];
       if (x === undefined) continue;
-      const key = string(w, keys[i]);
+      const key = keys[i];
+      string(w, key);
       grow(w, 1);
-      at.push(keys[i]);
-      if (!first) text += ",";
-      text += key;
-      text += ":";
-      text += write(w, x, depth + 1);
+      at.push(key);
+      text(w, key);
+      write(w, x, depth + 1);
       at.pop();
-      first = false;
+      written++;
     }
-    return text + "}";
+    w.ops[count] = written;
   } catch (e) {
     if (e instanceof WireError) throw e;
     at.length = mark;
@@ -379,7 +472,212 @@ function special(w, v, what) {
   if (!binaryPlace(w.family, w.kind, path)) throw fail(w, path, "a JSON value (binary data is allowed only as a part's image or data)", what);
   w.token ??= `\u0000hookwire-binary-${Math.random().toString(36).slice(2)}:`;
   w.binaries.push(v);
-  return string(w, `${w.token}${w.binaries.length - 1}`);
+  const token = `${w.token}${w.binaries.length - 1}`;
+  string(w, token);
+  op(w, T_STR);
+  text(w, token);
+}
+
+/** The JSON text of a walk's tape: what JSON.stringify writes for the command as it was read. */
+function tapeText(w) {
+  let i = 0;
+  let s = 0;
+  let m = 0;
+  const next = () => {
+    const x = w.ops[i++];
+    switch (x) {
+      case T_NULL:
+        return "null";
+      case T_FALSE:
+        return "false";
+      case T_TRUE:
+        return "true";
+      case T_INT:
+        return String(w.ops[i++]);
+      case T_F64:
+        return String(w.nums[m++]);
+      case T_NUMBER_TEXT:
+        i++;
+        return w.strs[s++];
+      case T_STR:
+        i++;
+        return JSON.stringify(w.strs[s++]);
+      case T_ARRAY: {
+        const items = [];
+        for (let n = w.ops[i++]; n > 0; n--) items.push(next());
+        return `[${items.join(",")}]`;
+      }
+      default: {
+        const members = [];
+        for (let n = w.ops[i++]; n > 0; n--) {
+          i++;
+          const key = JSON.stringify(w.strs[s++]);
+          members.push(`${key}:${next()}`);
+        }
+        return `{${members.join(",")}}`;
+      }
+    }
+  };
+  return next();
+}
+
+// The answer's side of the boundary.
+
+const utf8In = new TextEncoder();
+const utf8Out = new TextDecoder();
+/** Views of the instance's memory, renewed when it grows. */
+let mem = null;
+let U8, I32, F64;
+function views() {
+  const buffer = instance.memory.buffer;
+  if (buffer !== mem) {
+    mem = buffer;
+    U8 = new Uint8Array(buffer);
+    I32 = new Int32Array(buffer);
+    F64 = new Float64Array(buffer);
+  }
+}
+
+/** The module's number for the target text `targetText` of `family` on this instance. */
+function tapeTarget(family, targetText) {
+  let texts = tapeTargets.get(family);
+  if (texts === undefined) tapeTargets.set(family, (texts = new Map()));
+  let id = texts.get(targetText);
+  if (id === undefined) {
+    id = tape_target(family.family, targetText);
+    if (texts.size < MAX_CHECKED_TARGETS) texts.set(targetText, id);
+  }
+  return id;
+}
+
+/**
+ * Encode a walked command for a target (its text, already checked) in the module: `{ ok }`, the
+ * wire value, or the module's other answer, parsed; the family's error if the module failed.
+ */
+function runTape(w, targetText) {
+  let answer;
+  try {
+    if (stale) start();
+    const id = tapeTarget(w.family, targetText);
+    const units = w.text.length;
+    if (w.n > room.ops || w.m > room.nums || units * 3 > room.bytes) {
+      const at = tape_reserve(w.n, w.m, units * 3) >>> 2;
+      views();
+      room = { ops: w.n, nums: w.m, bytes: units * 3, at: I32[at], numsAt: I32[at + 1], textAt: I32[at + 2] };
+    } else {
+      views();
+    }
+    I32.set(w.ops.subarray(0, w.n), room.at >>> 2);
+    if (w.m > 0) F64.set(w.nums.subarray(0, w.m), room.numsAt >>> 3);
+    const { written } = units === 0 ? { written: 0 } : utf8In.encodeInto(w.text, U8.subarray(room.textAt, room.textAt + units * 3));
+    release(w);
+    const h = tape_encode(id, w.n, w.m, written, written === units) >>> 2;
+    views();
+    if (I32[h + 6] !== 0) room = { ops: -1, nums: -1, bytes: -1, at: 0, numsAt: 0, textAt: 0 };
+    answer = I32[h] === 0 ? { ok: materialize(w.strs, I32[h + 1] >>> 2, I32[h + 3] >>> 3, I32[h + 4]) } : JSON.parse(utf8Out.decode(U8.subarray(I32[h + 4], I32[h + 4] + I32[h + 5])));
+  } catch (thrown) {
+    release(w);
+    stale = true;
+    throw w.trapped(thrown);
+  }
+  return answer;
+}
+
+// The materializer's state: the answer's words, numbers and new strings' bytes (positions in
+// the views), and the command's strings. Arrays are built from a stack of their items (`ITEMS`,
+// always packed, so storing into it never reaches a prototype), copied out by `slice`; objects
+// get their keys by assignment, or by definition where a prototype has the key: neither runs an
+// inherited setter, as JSON.parse never does (short arrays are literals, which define theirs).
+let OP = 0, FP = 0, BP = 0, STRS = null, TOP = 0;
+let ITEMS = Array.from({ length: 256 }, () => 0);
+const OBJECT_PROTOTYPE = Object.prototype;
+const defineProperty = Object.defineProperty;
+
+/** The wire value on the answer's tape, made of new objects (keys in their canonical order). */
+function materialize(strs, ops, nums, bytes) {
+  OP = ops;
+  FP = nums;
+  BP = bytes;
+  STRS = strs;
+  TOP = 0;
+  try {
+    return value();
+  } finally {
+    STRS = null;
+    ITEMS.fill(0, 0, TOP);
+  }
+}
+
+function value() {
+  const x = I32[OP++];
+  switch (x) {
+    case T_NULL:
+      return null;
+    case T_FALSE:
+      return false;
+    case T_TRUE:
+      return true;
+    case T_INT:
+      return I32[OP++];
+    case T_F64:
+      return F64[FP++];
+    case T_ARRAY: {
+      const n = I32[OP++];
+      // Array literals define their elements too: the short arrays (most) need no stack.
+      if (n === 0) return [];
+      if (n === 1) return [value()];
+      if (n === 2) {
+        const first = value();
+        return [first, value()];
+      }
+      const base = TOP;
+      if (base + n > ITEMS.length) ITEMS = ITEMS.concat(Array.from({ length: base + n }, () => 0));
+      TOP = base + n;
+      for (let i = 0; i < n; i++) {
+        const x = value(); // first: a nested array may replace ITEMS
+        ITEMS[base + i] = x;
+      }
+      const items = ITEMS.slice(base, base + n);
+      ITEMS.fill(0, base, base + n);
+      TOP = base;
+      return items;
+    }
+    case T_OBJECT: {
+      const o = {};
+      for (let n = I32[OP++]; n > 0; n--) {
+        const x = I32[OP++];
+        const k = x === T_STR ? STRS[I32[OP++]] : str(x);
+        const v = value();
+        if (k in OBJECT_PROTOTYPE) defineProperty(o, k, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
+        else o[k] = v;
+      }
+      return o;
+    }
+    default:
+      return str(x);
+  }
+}
+
+function str(x) {
+  if (x === T_STR) return STRS[I32[OP++]];
+  if (x === T_KNOWN_STR) return KNOWN[I32[OP++]];
+  const n = I32[OP++];
+  const slot = I32[OP++];
+  let s = "";
+  for (let i = 0; i < n; i++) {
+    const b = U8[BP + i];
+    if (b > 127 || n > 32) {
+      s = utf8Out.decode(U8.subarray(BP, BP + n));
+      break;
+    }
+    s += String.fromCharCode(b);
+  }
+  BP += n;
+  if (slot >= 0) {
+    if (slot >= KNOWN.length) KNOWN = KNOWN.concat(filled(slot + 1, ""));
+    KNOWN[slot] = s;
+  }
+  return s;
 }
 
 /** Run a module export on JSON text: its parsed answer, or the family's error if it failed. */
@@ -455,8 +753,8 @@ const MAX_CHECKED_TARGETS = 64;
 export function encode(command, target = { version: WIRE_VERSION }) {
   const targetText = optionText(target);
   checkTarget(inboxEncode, targetText, SessionInboxWireError);
-  const c = commandText(command);
-  const answer = run(inboxEncode, [c.text, targetText], c);
+  const c = commandTape(command);
+  const answer = runTape(c, targetText);
   if (answer.error) throw wireError(answer.error);
   return c.binaries.length ? restore(answer.ok, c.binaries, c.token) : answer.ok;
 }
@@ -513,12 +811,14 @@ const ceilingOf = (w) => (w === undefined || w === null ? null : typeof w === "n
  * SessionInboxWireError only (the command's limits are encode's).
  */
 export async function negotiate(command, destination, lookup, options = {}) {
-  const c = commandText(command);
+  const c = commandTape(command);
+  const commandJson = tapeText(c);
+  release(c);
   let request;
   try {
     request = {
       start: {
-        command: JSON.parse(c.text),
+        command: JSON.parse(commandJson),
         destination,
         writeAtMost: ceilingOf(options?.writeAtMost),
         stableInboxToken: options?.stableInboxToken ?? null,
@@ -559,8 +859,8 @@ export const turnControl = {
   encode(command, target = { version: TURN_CONTROL_WIRE_VERSION }) {
     const targetText = optionText(target);
     checkTarget(turnEncode, targetText, TurnControlWireError);
-    const c = commandText(command, TurnControlWireError);
-    const answer = run(turnEncode, [c.text, targetText], c);
+    const c = commandTape(command, TurnControlWireError);
+    const answer = runTape(c, targetText);
     if (answer.error) throw wireError(answer.error, TurnControlWireError);
     if (answer.ok.kind === "turn-result") answer.ok.action = c.field("action");
     return answer.ok;

@@ -60,6 +60,8 @@ mod contract {
 mod surfaces {
     #[cfg(feature = "std")]
     pub mod jsgen;
+    #[cfg(any(test, all(feature = "wasm-encoder", target_arch = "wasm32")))]
+    pub mod tape;
     #[cfg(all(feature = "wasm-encoder", target_arch = "wasm32"))]
     pub mod wasm_encoder;
 }

@@ -148,7 +148,7 @@ const LAYERS: &[(&str, usize, &[&str])] = &[
         3,
         &["artifacts", "conformance", "diff", "evolve", "guard", "invariants"],
     ),
-    ("src/surfaces", 3, &["jsgen", "wasm_encoder"]),
+    ("src/surfaces", 3, &["jsgen", "tape", "wasm_encoder"]),
 ];
 
 fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {

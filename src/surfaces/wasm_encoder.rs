@@ -1,12 +1,18 @@
 //! The JS encoder's wasm module (feature `wasm-encoder`, built into `pkg/encoder.cjs`): every
-//! registered family's encoder and negotiation, compiled unchanged, behind a JSON-text boundary.
+//! registered family's encoder and negotiation, compiled unchanged.
 //!
-//! The JS side (`js/encoder-entry.js`) turns a producer's command into JSON text — checking
-//! JSON-ness with paths and setting binary values aside — and this module answers exactly what
-//! one `hookwire --family F encode --lines` line answers, so the two cannot differ. Each export
+//! The JS side (`js/encoder-entry.js`) checks a producer's command for JSON-ness (with paths,
+//! setting binary values aside) and writes it as a tape (`super::tape`) into buffers this module
+//! keeps (`tape_reserve`); `tape_encode` reads it into a value without a JSON parser, runs the
+//! family's text encoder on it — exactly what one `hookwire --family F encode --lines` line
+//! runs, so the two cannot differ — and hands a wire value back as a tape transcribed from that
+//! text (strings the command carried named by number, so JS gives back its own), anything else
+//! as the text. Targets are named once per instance (`tape_target`). `encode_json` and
+//! `negotiate_json` take and answer JSON text (the target check and negotiation). Each export
 //! takes the family by name, as the CLI does. Server and step code only: the workflow-safe
 //! decoder never links this.
 
+use super::tape;
 use crate::{Answer, Transport};
 use core::alloc::{GlobalAlloc, Layout};
 use core::cell::UnsafeCell;
@@ -26,6 +32,7 @@ static ALLOC: Arena = Arena(UnsafeCell::new(Bump {
     base: 0,
     next: 0,
     live: 0,
+    persist: false,
 }));
 
 /// The arena's size: a few times what the largest ordinary command allocates.
@@ -33,11 +40,26 @@ const ARENA: usize = 4 << 20;
 
 struct Arena(UnsafeCell<Bump>);
 
-/// The arena's bounds (`base` 0 until the first allocation) and its live blocks.
+/// The arena's bounds (`base` 0 until the first allocation) and its live blocks; `persist` while
+/// something that outlives the call is allocated (see [`persistent`]).
 struct Bump {
     base: usize,
     next: usize,
     live: usize,
+    persist: bool,
+}
+
+/// Run `f` with every allocation it makes (or grows) taken from the system allocator: what
+/// outlives a call (the tape boundary's buffers, the targets) must not keep the arena from
+/// starting over.
+fn persistent<T>(f: impl FnOnce() -> T) -> T {
+    // SAFETY: single-threaded (see `Sync` below); the flag is restored before returning.
+    let b = unsafe { &mut *ALLOC.0.get() };
+    let before = core::mem::replace(&mut b.persist, true);
+    let out = f();
+    // SAFETY: as above.
+    unsafe { (*ALLOC.0.get()).persist = before };
+    out
 }
 
 // SAFETY: a wasm32-unknown-unknown module without threads runs single-threaded.
@@ -55,6 +77,9 @@ impl Arena {
 unsafe impl GlobalAlloc for Arena {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let b = &mut *self.0.get();
+        if b.persist {
+            return System.alloc(layout);
+        }
         if b.base == 0 {
             let arena = System.alloc(Layout::from_size_align_unchecked(ARENA, 16));
             if arena.is_null() {
@@ -87,6 +112,9 @@ unsafe impl GlobalAlloc for Arena {
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let b = &mut *self.0.get();
+        if b.persist && !Arena::holds(b, ptr) {
+            return System.realloc(ptr, layout, new_size);
+        }
         // The newest block (a string or vector being grown) grows in place.
         if Arena::holds(b, ptr) && ptr as usize + layout.size() == b.next {
             if let Some(end) = (ptr as usize)
@@ -157,6 +185,175 @@ pub fn negotiate_json(family_name: &str, request: &str) -> String {
         Some(req) => crate::canonical::to_string(&(f.2)(&req)),
         None => bad_request("the negotiation request is not JSON text"),
     }
+}
+
+/// The tape boundary's buffers (`super::tape`), which live as long as the instance: the command's
+/// tape as JS writes it, the answer's as JS reads it, the targets JS named, the strings it keeps.
+/// Allocated and grown only inside [`persistent`].
+struct Boundary {
+    ops: Vec<u32>,
+    nums: Vec<f64>,
+    text: Vec<u8>,
+    out_ops: Vec<u32>,
+    out_nums: Vec<f64>,
+    out_bytes: Vec<u8>,
+    targets: Vec<(&'static Entry, Value)>,
+    known: tape::Known,
+    /// Addresses for JS: the command's buffers (`tape_reserve`), then the answer (`tape_encode`).
+    header: [u32; 8],
+}
+
+struct Global(UnsafeCell<Option<Box<Boundary>>>);
+// SAFETY: a wasm32-unknown-unknown module without threads runs single-threaded.
+unsafe impl Sync for Global {}
+static BOUNDARY: Global = Global(UnsafeCell::new(None));
+
+fn boundary() -> &'static mut Boundary {
+    // SAFETY: single-threaded, and no export holds the reference across a call to another.
+    let b = unsafe { &mut *BOUNDARY.0.get() };
+    b.get_or_insert_with(|| {
+        persistent(|| {
+            Box::new(Boundary {
+                ops: Vec::new(),
+                nums: Vec::new(),
+                text: Vec::new(),
+                out_ops: Vec::new(),
+                out_nums: Vec::new(),
+                out_bytes: Vec::new(),
+                targets: Vec::new(),
+                known: tape::Known::default(),
+                header: [0; 8],
+            })
+        })
+    })
+}
+
+/// How many bytes each of the boundary's buffers keeps between calls: what a larger command or
+/// answer grew is given back after it (the buffers outlive calls, the arena's blocks do not).
+const KEEP: usize = 1 << 20;
+
+/// Empty `v`, giving back what it holds beyond [`KEEP`] bytes.
+fn clear<T>(v: &mut Vec<T>) {
+    v.clear();
+    if v.capacity() * core::mem::size_of::<T>() > KEEP {
+        *v = Vec::new();
+    }
+}
+
+/// Room for a command's tape of `ops` words, `nums` numbers and `bytes` bytes of strings' text:
+/// the address of three addresses, where JS writes each.
+#[wasm_bindgen]
+pub fn tape_reserve(ops: u32, nums: u32, bytes: u32) -> u32 {
+    let b = boundary();
+    persistent(|| {
+        fn room<T: Copy + Default>(v: &mut Vec<T>, n: u32) {
+            if v.len() < n as usize {
+                v.resize((n as usize).next_power_of_two(), T::default());
+            }
+        }
+        room(&mut b.ops, ops.max(1));
+        room(&mut b.nums, nums.max(1));
+        room(&mut b.text, bytes.max(1));
+    });
+    b.header[..3].copy_from_slice(&[b.ops.as_ptr() as u32, b.nums.as_ptr() as u32, b.text.as_ptr() as u32]);
+    b.header.as_ptr() as u32
+}
+
+/// Name a target (JSON text) of the family `family_name` for [`tape_encode`]: its number, or -1
+/// when the family is unknown or the text is not JSON. The same text is the same number.
+#[wasm_bindgen]
+pub fn tape_target(family_name: &str, target: &str) -> i32 {
+    let (Ok(f), Some(t)) = (family(family_name), persistent(|| parse(target))) else {
+        return -1;
+    };
+    let b = boundary();
+    if let Some(i) = b.targets.iter().position(|(g, u)| core::ptr::eq(*g, f) && *u == t) {
+        return i as i32;
+    }
+    persistent(|| b.targets.push((f, t)));
+    b.targets.len() as i32 - 1
+}
+
+/// Encode the command on the tape JS wrote (`ops` words, `nums` numbers, `bytes` bytes of text,
+/// `ascii` when all of it is ASCII) for the target numbered `target` ([`tape_target`]). Answers
+/// the address of seven words: 0 and the answer's tape (its words' address and count, its numbers'
+/// address, its new strings' bytes' address and count) for a wire value, or 1 and the answer's
+/// JSON text (as those bytes) for anything else — the text `encode_json` answers —, then 1 if
+/// the command's buffers were given back (JS reserves them again).
+#[wasm_bindgen]
+pub fn tape_encode(target: u32, ops: u32, nums: u32, bytes: u32, ascii: bool) -> u32 {
+    let b = boundary();
+    let answer = match (
+        b.targets.get(target as usize),
+        core::str::from_utf8(b.text.get(..bytes as usize).unwrap_or_default()),
+    ) {
+        (Some((f, t)), Ok(text)) => {
+            let input = tape::Input {
+                ops: b.ops.get(..ops as usize).unwrap_or_default(),
+                nums: b.nums.get(..nums as usize).unwrap_or_default(),
+                text,
+                ascii,
+            };
+            match tape::read(&input) {
+                Some((command, ranges)) => {
+                    let mut answer = String::with_capacity(text.len() * 2 + 64);
+                    (f.1)(&command, t, &mut answer);
+                    drop(command);
+                    // A wire value goes back as a tape transcribed from its canonical text; the
+                    // other answers (and any text the transcriber does not expect) as that text.
+                    let wire = answer.strip_prefix("{\"ok\":").and_then(|w| w.strip_suffix('}'));
+                    let strings = tape::Strings::new(text, &ranges);
+                    let done = wire.is_some_and(|wire| {
+                        persistent(|| {
+                            clear(&mut b.out_ops);
+                            clear(&mut b.out_nums);
+                            clear(&mut b.out_bytes);
+                            let mut out = tape::Output {
+                                ops: &mut b.out_ops,
+                                nums: &mut b.out_nums,
+                                bytes: &mut b.out_bytes,
+                            };
+                            tape::transcribe(wire, &strings, &mut b.known, &mut out)
+                        })
+                    });
+                    (!done).then_some(answer)
+                }
+                None => Some(bad_request("the encoder's input is not a tape")),
+            }
+        }
+        _ => Some(bad_request("the encoder's input is not a tape")),
+    };
+    let status = match answer {
+        None => 0,
+        Some(text) => {
+            persistent(|| {
+                clear(&mut b.out_ops);
+                clear(&mut b.out_bytes);
+                b.out_bytes.extend_from_slice(text.as_bytes());
+            });
+            1
+        }
+    };
+    // A command's buffers that a large command grew are given back (JS reserves them again).
+    let released = b.text.len() > KEEP || b.ops.len() * 4 > KEEP || b.nums.len() * 8 > KEEP;
+    if released {
+        persistent(|| {
+            b.ops = Vec::new();
+            b.nums = Vec::new();
+            b.text = Vec::new();
+        });
+    }
+    b.header = [
+        status,
+        b.out_ops.as_ptr() as u32,
+        b.out_ops.len() as u32,
+        b.out_nums.as_ptr() as u32,
+        b.out_bytes.as_ptr() as u32,
+        b.out_bytes.len() as u32,
+        u32::from(released),
+        0,
+    ];
+    b.header.as_ptr() as u32
 }
 
 /// The serde-wasm-bindgen route, for comparison only (feature `route-comparison`, never shipped):

@@ -1,0 +1,678 @@
+//! The JS encoder's boundary without JSON text: a command as the tape `js/encoder-entry.js`
+//! writes while it checks JSON-ness, read into a `serde_json::Value` without a parser, and a wire
+//! value as the tape that file turns into JS objects without `JSON.parse`. A format and its two
+//! walks, no rule of any family: what a command means is the encoder's, after [`read`].
+//!
+//! A tape is a list of `u32` words in prefix order, with the numbers that are not small integers
+//! in a list of `f64` and every string's text in one UTF-8 buffer, in the order they come:
+//!
+//! | word | value | followed by |
+//! |---|---|---|
+//! | [`NULL`], [`FALSE`], [`TRUE`] | the literal | — |
+//! | [`INT`] | an integer that fits an `i32` | its bits |
+//! | [`F64`] | the next `f64` of the list | — |
+//! | [`NUMBER_TEXT`] | a number given as the text `String(n)` writes (an integer beyond 2^53) | its string's length |
+//! | [`STR`] | the next string | its length in UTF-16 code units |
+//! | [`ARRAY`] | an array | its length, then its items |
+//! | [`OBJECT`] | an object | its length, then each key's length and its value |
+//!
+//! A value read is the value `serde_json` parses from the JSON text `JSON.stringify` would have
+//! written for the same JS value (numbers included: an integer up to 2^53 is a `u64` or `i64`,
+//! anything else the double itself, which is what `float_roundtrip` parses). Every string read
+//! is numbered in the order it comes (keys included).
+//!
+//! The answer's tape uses the same words, but for strings, keys included (each with its word):
+//! [`STR`] followed by the number of a string of the command (a string the encoder copied),
+//! [`NEW_STR`] followed by its length in bytes and a slot, its bytes in the answer's buffer, or
+//! [`KNOWN_STR`] followed by a slot the JS side filled earlier (see [`Known`]). An object's keys come in UTF-16 order, as
+//! `JSON.parse` of canonical text makes them; a number is the double that text parses to.
+//!
+//! Must never import a family: it is generic over JSON.
+
+use serde_json::{Map, Number, Value};
+
+/// `null`.
+pub const NULL: u32 = 0;
+/// `false`.
+pub const FALSE: u32 = 1;
+/// `true`.
+pub const TRUE: u32 = 2;
+/// An integer in `i32` range; the next word holds it.
+pub const INT: u32 = 3;
+/// The next number of the `f64` list.
+pub const F64: u32 = 4;
+/// A number as text (the next string): integers beyond 2^53, parsed as `serde_json` parses them.
+pub const NUMBER_TEXT: u32 = 5;
+/// A string: of the command, its length in UTF-16 code units; of the answer, a command string's number.
+pub const STR: u32 = 6;
+/// An array: its length, then its items.
+pub const ARRAY: u32 = 7;
+/// An object: its length, then each key (a string, without the [`STR`] word) and value.
+pub const OBJECT: u32 = 8;
+/// Of the answer: a string not in the command, its length in bytes and a slot ([`NO_SLOT`] or
+/// one the JS side keeps it in for [`KNOWN_STR`]).
+pub const NEW_STR: u32 = 9;
+/// Of the answer: a string the JS side keeps in the slot that follows.
+pub const KNOWN_STR: u32 = 10;
+/// A [`NEW_STR`] the JS side keeps nowhere.
+pub const NO_SLOT: u32 = u32::MAX;
+
+/// A command's tape: its words, numbers and strings' text (`ascii` when every string is ASCII,
+/// so that a length in UTF-16 code units is one in bytes).
+pub struct Input<'a> {
+    pub ops: &'a [u32],
+    pub nums: &'a [f64],
+    pub text: &'a str,
+    pub ascii: bool,
+}
+
+/// The value on `tape` and where each of its strings sits in `tape.text` (byte ranges, in the
+/// order they come), or `None` when the tape is not one value (a bug of the writer).
+pub fn read(tape: &Input<'_>) -> Option<(Value, Vec<(u32, u32)>)> {
+    let mut r = Reader {
+        tape,
+        op: 0,
+        num: 0,
+        byte: 0,
+        strings: Vec::new(),
+    };
+    let v = r.value()?;
+    (r.op == tape.ops.len() && r.num == tape.nums.len() && r.byte == tape.text.len()).then_some((v, r.strings))
+}
+
+struct Reader<'a, 't> {
+    tape: &'t Input<'a>,
+    op: usize,
+    num: usize,
+    byte: usize,
+    strings: Vec<(u32, u32)>,
+}
+
+impl<'a> Reader<'a, '_> {
+    fn word(&mut self) -> Option<u32> {
+        let w = *self.tape.ops.get(self.op)?;
+        self.op += 1;
+        Some(w)
+    }
+
+    fn string(&mut self) -> Option<&'a str> {
+        let units = self.word()? as usize;
+        let text: &'a str = self.tape.text;
+        let start = self.byte;
+        let end = if self.tape.ascii {
+            start.checked_add(units)?
+        } else {
+            let mut end = start;
+            let mut counted = 0;
+            let mut chars = text.get(start..)?.chars();
+            while counted < units {
+                let c = chars.next()?;
+                counted += c.len_utf16();
+                end += c.len_utf8();
+            }
+            end
+        };
+        let s = text.get(start..end)?;
+        self.byte = end;
+        self.strings.push((start as u32, end as u32));
+        Some(s)
+    }
+
+    fn value(&mut self) -> Option<Value> {
+        Some(match self.word()? {
+            NULL => Value::Null,
+            FALSE => Value::Bool(false),
+            TRUE => Value::Bool(true),
+            INT => Value::from(self.word()? as i32),
+            F64 => {
+                let n = *self.tape.nums.get(self.num)?;
+                self.num += 1;
+                Value::Number(number(n)?)
+            }
+            NUMBER_TEXT => Value::Number(self.string()?.parse().ok()?),
+            STR => Value::String(self.string()?.to_owned()),
+            ARRAY => {
+                let n = self.word()? as usize;
+                let mut items = Vec::with_capacity(n.min(self.tape.ops.len()));
+                for _ in 0..n {
+                    items.push(self.value()?);
+                }
+                Value::Array(items)
+            }
+            OBJECT => {
+                let n = self.word()?;
+                let mut map = Map::new();
+                for _ in 0..n {
+                    let k = self.string()?.to_owned();
+                    let v = self.value()?;
+                    map.insert(k, v);
+                }
+                Value::Object(map)
+            }
+            _ => return None,
+        })
+    }
+}
+
+/// The number `serde_json` parses from `String(n)` for a finite double that is not an integer
+/// beyond 2^53 (those come as [`NUMBER_TEXT`]): an integer written without exponent is a `u64`
+/// (`-0` too) or an `i64`, anything else the double (`float_roundtrip` parses it exactly).
+fn number(n: f64) -> Option<Number> {
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    if n.fract() == 0.0 && n.abs() <= EXACT {
+        return Some(if n >= 0.0 {
+            Number::from(n as u64)
+        } else {
+            Number::from(n as i64)
+        });
+    }
+    Number::from_f64(n)
+}
+
+/// The command's strings, found by their text: a wire value's strings are mostly the command's
+/// own, which the JS side already holds.
+pub struct Strings<'a> {
+    text: &'a str,
+    ranges: &'a [(u32, u32)],
+    /// Open addressing: a string's number + 1, or 0.
+    slots: Vec<u32>,
+}
+
+impl<'a> Strings<'a> {
+    pub fn new(text: &'a str, ranges: &'a [(u32, u32)]) -> Strings<'a> {
+        let size = (ranges.len() * 2).next_power_of_two().max(16);
+        let mut slots = vec![0u32; size];
+        for (i, &(a, b)) in ranges.iter().enumerate() {
+            let mut at = hash(&text.as_bytes()[a as usize..b as usize]) as usize & (size - 1);
+            while slots[at] != 0 {
+                if Self::same(text, ranges[slots[at] as usize - 1], a, b) {
+                    break; // the same text again: the first one answers
+                }
+                at = (at + 1) & (size - 1);
+            }
+            if slots[at] == 0 {
+                slots[at] = i as u32 + 1;
+            }
+        }
+        Strings { text, ranges, slots }
+    }
+
+    fn same(text: &str, (c, d): (u32, u32), a: u32, b: u32) -> bool {
+        text.as_bytes()[c as usize..d as usize] == text.as_bytes()[a as usize..b as usize]
+    }
+
+    /// The number of a string of the command with the text `s`.
+    fn find(&self, s: &[u8], h: u32) -> Option<u32> {
+        let mask = self.slots.len() - 1;
+        let mut at = h as usize & mask;
+        loop {
+            let k = *self.slots.get(at)?;
+            if k == 0 {
+                return None;
+            }
+            let (a, b) = self.ranges[k as usize - 1];
+            if self.text.as_bytes()[a as usize..b as usize] == *s {
+                return Some(k - 1);
+            }
+            at = (at + 1) & mask;
+        }
+    }
+}
+
+/// A hash of a string from its length and its first and last four bytes: constant time for any
+/// length (every hit is compared byte for byte anyway).
+fn hash(bytes: &[u8]) -> u32 {
+    let n = bytes.len();
+    let word = |b: &[u8]| b.iter().rev().fold(0u32, |w, x| (w << 8) | u32::from(*x));
+    let (head, tail) = (word(&bytes[..n.min(4)]), word(&bytes[n.saturating_sub(4)..]));
+    let h = (head ^ tail.rotate_left(16) ^ (n as u32).wrapping_mul(0x9e37_79b9)).wrapping_mul(0x85eb_ca6b);
+    h ^ (h >> 15)
+}
+
+/// How many strings the JS side keeps for [`KNOWN_STR`], and the longest (in bytes).
+pub const KNOWN_SLOTS: usize = 512;
+const KNOWN_LEN: usize = 32;
+
+/// The strings, not in a command, that earlier answers carried and the JS side kept (the keys
+/// and constants the encoder adds: `version`, `payloads`, `deliver`, …), by slot. Lives as long
+/// as the module instance; the JS side's copy starts empty with it.
+pub struct Known {
+    slots: [(u8, [u8; KNOWN_LEN]); KNOWN_SLOTS],
+    /// The slots filled by the answer being written: emptied again if it is not sent as a tape.
+    filled: Vec<u32>,
+}
+
+impl Default for Known {
+    fn default() -> Self {
+        Known {
+            slots: [(0, [0; KNOWN_LEN]); KNOWN_SLOTS],
+            filled: Vec::new(),
+        }
+    }
+}
+
+/// Where an answer's tape goes: its words, numbers and the bytes of its new strings.
+pub struct Output<'o> {
+    pub ops: &'o mut Vec<u32>,
+    pub nums: &'o mut Vec<f64>,
+    pub bytes: &'o mut Vec<u8>,
+}
+
+/// Append the tape of the JSON value `text` (canonical JSON, as the encoder writes it) to `out`:
+/// the value `JSON.parse(text)` makes, its strings found among the command's or the known ones.
+/// `false` (with `out` partly written) for text it does not expect, which the caller then
+/// hands to JS as text.
+pub fn transcribe(text: &str, strings: &Strings<'_>, known: &mut Known, out: &mut Output<'_>) -> bool {
+    known.filled.clear();
+    let done = transcribe_value(text, strings, known, out);
+    if !done {
+        // The JS side will never see this tape: it must not expect the strings it named.
+        for slot in known.filled.drain(..) {
+            known.slots[slot as usize].0 = 0;
+        }
+    }
+    done
+}
+
+fn transcribe_value(text: &str, strings: &Strings<'_>, known: &mut Known, out: &mut Output<'_>) -> bool {
+    let t = text.as_bytes();
+    let mut at = 0;
+    // The open arrays and objects: where each one's count goes, and its count so far.
+    let mut open: Vec<(usize, u32)> = Vec::new();
+    let mut unescaped = Vec::new();
+    loop {
+        // A value.
+        match t.get(at) {
+            Some(b'{') | Some(b'[') => {
+                let object = t[at] == b'{';
+                out.ops.extend([if object { OBJECT } else { ARRAY }, 0]);
+                open.push((out.ops.len() - 1, 0));
+                at += 1;
+                if t.get(at) == Some(if object { &b'}' } else { &b']' }) {
+                    open.pop();
+                    at += 1;
+                } else {
+                    if object && !key(t, &mut at, strings, known, out, &mut unescaped) {
+                        return false;
+                    }
+                    continue;
+                }
+            }
+            Some(b'"') => {
+                let Some(s) = string(t, &mut at, &mut unescaped) else {
+                    return false;
+                };
+                write_str(s, strings, known, out);
+            }
+            Some(b't') if t[at..].starts_with(b"true") => (out.ops.push(TRUE), at += 4).1,
+            Some(b'f') if t[at..].starts_with(b"false") => (out.ops.push(FALSE), at += 5).1,
+            Some(b'n') if t[at..].starts_with(b"null") => (out.ops.push(NULL), at += 4).1,
+            Some(b'-' | b'0'..=b'9') => {
+                let start = at;
+                while at < t.len() && matches!(t[at], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
+                    at += 1;
+                }
+                let Some(n) = number_text(&text[start..at]) else {
+                    return false;
+                };
+                // What JSON.parse makes of it (-0 stays -0, which the encoder never writes).
+                if n.fract() == 0.0 && n.abs() < 2_147_483_648.0 && (n != 0.0 || t[start] != b'-') {
+                    out.ops.extend([INT, n as i32 as u32]);
+                } else {
+                    out.ops.push(F64);
+                    out.nums.push(n);
+                }
+            }
+            _ => return false,
+        }
+        // After a value: the next member, or the ends of what it closes.
+        loop {
+            let Some(last) = open.last_mut() else {
+                return at == t.len();
+            };
+            let object = out.ops[last.0 - 1] == OBJECT;
+            match t.get(at) {
+                Some(b',') => {
+                    last.1 += 1;
+                    at += 1;
+                    if object && !key(t, &mut at, strings, known, out, &mut unescaped) {
+                        return false;
+                    }
+                    break;
+                }
+                Some(b'}') if object => {}
+                Some(b']') if !object => {}
+                _ => return false,
+            }
+            out.ops[last.0] = last.1 + 1;
+            open.pop();
+            at += 1;
+        }
+    }
+}
+
+/// The double a JSON number's text denotes, rounded as `JSON.parse` rounds it: integers of up
+/// to 15 digits directly, the rest by `f64`'s parser (correctly rounded, as JSON.parse is).
+fn number_text(text: &str) -> Option<f64> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if !digits.is_empty() && digits.len() <= 15 && digits.bytes().all(|b| b.is_ascii_digit()) {
+        let n = digits.bytes().fold(0u64, |n, b| n * 10 + u64::from(b - b'0')) as f64;
+        return Some(if digits.len() == text.len() { n } else { -n });
+    }
+    text.parse().ok()
+}
+
+/// An object's key and its colon, at `at`.
+fn key(
+    t: &[u8],
+    at: &mut usize,
+    strings: &Strings<'_>,
+    known: &mut Known,
+    out: &mut Output<'_>,
+    unescaped: &mut Vec<u8>,
+) -> bool {
+    let Some(s) = string(t, at, unescaped) else {
+        return false;
+    };
+    write_str(s, strings, known, out);
+    if t.get(*at) != Some(&b':') {
+        return false;
+    }
+    *at += 1;
+    true
+}
+
+/// The string at `at` (its quotes included), unescaped into `buf` if it has escapes: the short
+/// ones and `\u00XX`, all that canonical text writes (anything else is `None`).
+fn string<'t>(t: &'t [u8], at: &mut usize, buf: &'t mut Vec<u8>) -> Option<&'t [u8]> {
+    if t.get(*at) != Some(&b'"') {
+        return None;
+    }
+    let start = *at + 1;
+    let mut i = start;
+    while i < t.len() && t[i] != b'"' && t[i] != b'\\' {
+        i += 1;
+    }
+    if t.get(i) == Some(&b'"') {
+        *at = i + 1;
+        return Some(&t[start..i]);
+    }
+    buf.clear();
+    buf.extend_from_slice(&t[start..i]);
+    loop {
+        match *t.get(i)? {
+            b'"' => break,
+            b'\\' => {
+                let c = *t.get(i + 1)?;
+                i += 2;
+                buf.push(match c {
+                    b'"' | b'\\' | b'/' => c,
+                    b'b' => 8,
+                    b'f' => 12,
+                    b'n' => b'\n',
+                    b'r' => b'\r',
+                    b't' => b'\t',
+                    b'u' if t.get(i..i + 2) == Some(b"00") => {
+                        let hex = core::str::from_utf8(t.get(i + 2..i + 4)?).ok()?;
+                        i += 4;
+                        u8::from_str_radix(hex, 16).ok().filter(|b| *b < 0x80)?
+                    }
+                    _ => return None,
+                });
+            }
+            b => {
+                buf.push(b);
+                i += 1;
+            }
+        }
+    }
+    *at = i + 1;
+    Some(buf)
+}
+
+/// A string's words: [`STR`] and the number of the command's string with its text, else
+/// [`KNOWN_STR`] and its slot, else [`NEW_STR`], its length, a slot, and its bytes.
+fn write_str(bytes: &[u8], strings: &Strings<'_>, known: &mut Known, out: &mut Output<'_>) {
+    let h = hash(bytes);
+    if let Some(k) = strings.find(bytes, h) {
+        out.ops.extend([STR, k]);
+        return;
+    }
+    let slot = h as usize % KNOWN_SLOTS;
+    let (len, text) = &mut known.slots[slot];
+    if *len != 0 && text[..usize::from(*len)] == *bytes {
+        out.ops.extend([KNOWN_STR, slot as u32]);
+        return;
+    }
+    let keep = *len == 0 && !bytes.is_empty() && bytes.len() <= KNOWN_LEN;
+    if keep {
+        known.filled.push(slot as u32);
+        *len = bytes.len() as u8;
+        text[..bytes.len()].copy_from_slice(bytes);
+    }
+    out.ops
+        .extend([NEW_STR, bytes.len() as u32, if keep { slot as u32 } else { NO_SLOT }]);
+    out.bytes.extend_from_slice(bytes);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The tape the JS side writes for `v` (keys in map order, which the reader keeps anyway).
+    fn tape(v: &Value, ops: &mut Vec<u32>, nums: &mut Vec<f64>, text: &mut String) {
+        match v {
+            Value::Null => ops.push(NULL),
+            Value::Bool(b) => ops.push(if *b { TRUE } else { FALSE }),
+            Value::Number(n) => {
+                let f = n.as_f64().unwrap();
+                if f.fract() == 0.0 && f.abs() < 2f64.powi(31) {
+                    ops.extend([INT, f as i32 as u32]);
+                } else if f.fract() == 0.0 && f.abs() > 2f64.powi(53) && f.abs() < 1e21 {
+                    let s = n.to_string();
+                    ops.extend([NUMBER_TEXT, s.encode_utf16().count() as u32]);
+                    text.push_str(&s);
+                } else {
+                    ops.push(F64);
+                    nums.push(f);
+                }
+            }
+            Value::String(s) => {
+                ops.extend([STR, s.encode_utf16().count() as u32]);
+                text.push_str(s);
+            }
+            Value::Array(a) => {
+                ops.extend([ARRAY, a.len() as u32]);
+                a.iter().for_each(|x| tape(x, ops, nums, text));
+            }
+            Value::Object(m) => {
+                ops.extend([OBJECT, m.len() as u32]);
+                for (k, x) in m {
+                    ops.push(k.encode_utf16().count() as u32);
+                    text.push_str(k);
+                    tape(x, ops, nums, text);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_tape_reads_as_the_json_text_parses() {
+        let text = r#"{"a":[1,-1,0,2147483648,-2147483649,9007199254740992,-9007199254740992,18446744073709550000,1.5,1e+21,-0.25],"é𝄞\u00ff":"x𝄞é","":"","z":{"b":null,"c":true,"d":false}}"#;
+        let v: Value = serde_json::from_str(text).unwrap();
+        let (mut ops, mut nums, mut s) = (Vec::new(), Vec::new(), String::new());
+        tape(&v, &mut ops, &mut nums, &mut s);
+        for ascii in [false, s.is_ascii()] {
+            let (read, ranges) = read(&Input {
+                ops: &ops,
+                nums: &nums,
+                text: &s,
+                ascii,
+            })
+            .unwrap();
+            assert_eq!(read, v);
+            assert_eq!(ranges.len(), 10); // 7 keys, 2 strings, 1 number as text
+                                          // Every number keeps its serde_json variant.
+            assert_eq!(crate::canonical::to_string(&read), crate::canonical::to_string(&v));
+            for (a, b) in read["a"].as_array().unwrap().iter().zip(v["a"].as_array().unwrap()) {
+                assert_eq!(
+                    (a.is_u64(), a.is_i64(), a.is_f64()),
+                    (b.is_u64(), b.is_i64(), b.is_f64()),
+                    "{a}"
+                );
+            }
+        }
+        assert!(read(&Input {
+            ops: &ops[..ops.len() - 1],
+            nums: &nums,
+            text: &s,
+            ascii: false
+        })
+        .is_none());
+    }
+
+    /// The value an answer's tape holds (what the JS side makes of it).
+    fn untape(o: &[u32], n: &[f64], b: &[u8], command: &[String], kept: &mut Vec<String>) -> Value {
+        let (mut op, mut num, mut byte) = (0, 0, 0);
+        fn go(
+            o: &[u32],
+            n: &[f64],
+            b: &[u8],
+            c: &[String],
+            kept: &mut Vec<String>,
+            at: &mut (usize, usize, usize),
+        ) -> Value {
+            let w = o[at.0];
+            at.0 += 1;
+            match w {
+                NULL => Value::Null,
+                FALSE => false.into(),
+                TRUE => true.into(),
+                INT => {
+                    at.0 += 1;
+                    (o[at.0 - 1] as i32).into()
+                }
+                F64 => {
+                    at.1 += 1;
+                    Value::Number(Number::from_f64(n[at.1 - 1]).unwrap())
+                }
+                ARRAY => {
+                    at.0 += 1;
+                    Value::Array((0..o[at.0 - 1]).map(|_| go(o, n, b, c, kept, at)).collect())
+                }
+                OBJECT => {
+                    at.0 += 1;
+                    let mut m = Map::new();
+                    for _ in 0..o[at.0 - 1] {
+                        let Value::String(k) = go(o, n, b, c, kept, at) else {
+                            panic!("a key")
+                        };
+                        let v = go(o, n, b, c, kept, at);
+                        m.insert(k, v);
+                    }
+                    Value::Object(m)
+                }
+                STR => {
+                    at.0 += 1;
+                    c[o[at.0 - 1] as usize].clone().into()
+                }
+                KNOWN_STR => {
+                    at.0 += 1;
+                    kept[o[at.0 - 1] as usize].clone().into()
+                }
+                NEW_STR => {
+                    let (len, slot) = (o[at.0] as usize, o[at.0 + 1]);
+                    at.0 += 2;
+                    let s = String::from_utf8(b[at.2..at.2 + len].to_vec()).unwrap();
+                    at.2 += len;
+                    if slot != NO_SLOT {
+                        kept.resize(kept.len().max(slot as usize + 1), String::new());
+                        kept[slot as usize] = s.clone();
+                    }
+                    s.into()
+                }
+                _ => panic!("word {w}"),
+            }
+        }
+        let mut at = (op, num, byte);
+        let v = go(o, n, b, command, kept, &mut at);
+        (op, num, byte) = at;
+        assert_eq!((op, num, byte), (o.len(), n.len(), b.len()));
+        v
+    }
+
+    #[test]
+    fn an_answer_is_its_canonical_text_as_parsed_with_the_commands_strings_and_kept_ones() {
+        let command = json!({"kind": "send", "payload": {"message": "hi"}});
+        let (mut ops, mut nums, mut s) = (Vec::new(), Vec::new(), String::new());
+        tape(&command, &mut ops, &mut nums, &mut s);
+        let (_, ranges) = read(&Input {
+            ops: &ops,
+            nums: &nums,
+            text: &s,
+            ascii: true,
+        })
+        .unwrap();
+        let names: Vec<String> = ranges
+            .iter()
+            .map(|(a, b)| s[*a as usize..*b as usize].to_owned())
+            .collect();
+        let strings = Strings::new(&s, &ranges);
+        let mut known = Known::default();
+        let mut kept = Vec::new();
+        let wires = [
+            json!({"kind": "deliver", "payload": {"message": "hi"}, "version": 6, "x": [0.5, -1, 1e21, 12345678901234567000u64, [], {}], "\u{e000}": 1, "𝄞": "q\"\\\n\u{1}\u{7f}é"}),
+            json!({"kind": "deliver", "e": "", "n": null, "t": true, "f": false, "a": [[{"hi": "hi"}]]}),
+            json!("hi"),
+            json!(-7),
+        ];
+        for wire in wires.iter().chain(wires.iter()) {
+            let text = crate::canonical::to_string(wire);
+            let (mut o, mut n, mut b) = (Vec::new(), Vec::new(), Vec::new());
+            let mut out = Output {
+                ops: &mut o,
+                nums: &mut n,
+                bytes: &mut b,
+            };
+            assert!(transcribe(&text, &strings, &mut known, &mut out), "{text}");
+            let back = untape(&o, &n, &b, &names, &mut kept);
+            // The same value, its numbers the doubles JSON.parse makes, its keys in the text's
+            // (UTF-16) order.
+            assert_eq!(crate::canonical::to_string(&back), text);
+        }
+        // The second time, "deliver" and "version" are kept strings, "hi" the command's.
+        let text = crate::canonical::to_string(&wires[0]);
+        let (mut o, mut n, mut b) = (Vec::new(), Vec::new(), Vec::new());
+        assert!(transcribe(
+            &text,
+            &strings,
+            &mut known,
+            &mut Output {
+                ops: &mut o,
+                nums: &mut n,
+                bytes: &mut b
+            }
+        ));
+        assert_eq!(&o[..5], &[OBJECT, 6, STR, 0, KNOWN_STR]);
+        // Text it does not expect is refused, and what it kept on the way forgotten.
+        let mut fresh = Known::default();
+        for bad in [r#"{"new":1,"#, r#"["a\u2028"]"#, "1 ", r#"{"a" 1}"#, "[1,]"] {
+            let (mut o, mut n, mut b) = (Vec::new(), Vec::new(), Vec::new());
+            assert!(
+                !transcribe(
+                    bad,
+                    &strings,
+                    &mut fresh,
+                    &mut Output {
+                        ops: &mut o,
+                        nums: &mut n,
+                        bytes: &mut b
+                    }
+                ),
+                "{bad}"
+            );
+        }
+        assert!(fresh.slots.iter().all(|(len, _)| *len == 0));
+    }
+}
