@@ -30,6 +30,14 @@ test("a limit below the current size fails and shows what grew", () => {
   assert.match(r.stdout, /Shallow Bytes/);
 });
 
+test("the encoder's module has a budget of its own", () => {
+  const r = gate(budgetWith((t) => t.replace(/^(\[encoder-wasm\][^\n]*\nraw = )[\d_]+/m, "$1100_000")));
+  assert.equal(r.status, 1, r.stdout + r.stderr);
+  assert.match(r.stdout, /encoder-wasm\.raw is \d+ B, over its limit of 100000 B/);
+  assert.doesNotMatch(r.stdout, /^ {2}wasm\.raw is/m, "only the encoder is over");
+  assert.match(r.stdout, /twiggy top of the encoder wasm/);
+});
+
 test("a forbidden item in the wasm fails", () => {
   const r = gate(budgetWith((t) => t.replace('items = ["core::fmt"', 'items = ["session_inbox::v3_to_v4", "core::fmt"')));
   assert.equal(r.status, 1, r.stdout + r.stderr);
