@@ -112,6 +112,31 @@ pub fn coalesce(payloads: &Value) -> Option<Value> {
     payloads.as_array().map(|list| coalesce_list(list))
 }
 
+/// How the mirror merges a key that several payloads hold (contract §5.2): the one table that both
+/// the merge ([`coalesce_list`]) and its writer ([`write_coalesced`]) follow.
+#[derive(Clone, Copy)]
+enum Merge {
+    /// Arrays, one after the other (`context`, `inputResponses`).
+    Concat,
+    /// Tasks: their keys merged, the arrays under one key one after the other.
+    Task,
+    /// Messages, joined ([`join_messages`]).
+    Message,
+    /// The last payload's value.
+    Last,
+}
+
+impl Merge {
+    fn of(key: &str) -> Merge {
+        match key {
+            "context" | "inputResponses" => Merge::Concat,
+            "task" => Merge::Task,
+            "message" => Merge::Message,
+            _ => Merge::Last,
+        }
+    }
+}
+
 /// [`coalesce`] of the payloads `list`.
 pub fn coalesce_list(list: &[Value]) -> Value {
     if list.len() == 1 {
@@ -120,12 +145,12 @@ pub fn coalesce_list(list: &[Value]) -> Value {
     let mut acc = Map::new();
     for p in list.iter().filter_map(Value::as_object) {
         for (key, v) in p {
-            let merged = match (key.as_str(), acc.remove(key)) {
-                ("context" | "inputResponses", Some(Value::Array(mut a))) if v.is_array() => {
+            let merged = match (Merge::of(key), acc.remove(key)) {
+                (Merge::Concat, Some(Value::Array(mut a))) if v.is_array() => {
                     a.extend(v.as_array().into_iter().flatten().cloned());
                     Value::Array(a)
                 }
-                ("task", Some(Value::Object(mut t))) if v.is_object() => {
+                (Merge::Task, Some(Value::Object(mut t))) if v.is_object() => {
                     for (tk, tv) in v.as_object().into_iter().flatten() {
                         let joined = match (t.remove(tk), tv) {
                             (Some(Value::Array(mut a)), Value::Array(b)) => {
@@ -138,7 +163,7 @@ pub fn coalesce_list(list: &[Value]) -> Value {
                     }
                     Value::Object(t)
                 }
-                ("message", Some(previous)) => join_messages(previous, v),
+                (Merge::Message, Some(previous)) => join_messages(previous, v),
                 _ => v.clone(),
             };
             acc.insert(key.clone(), merged);
@@ -149,11 +174,11 @@ pub fn coalesce_list(list: &[Value]) -> Value {
 
 /// The canonical text of [`coalesce_list`] of several payloads, each of which the current
 /// payload shape accepts, written from the payloads themselves: nothing of the merge is built.
-/// The merge's rules are [`coalesce_list`]'s, restated for valid payloads (every `context`,
-/// `inputResponses` and task key an array, every task an object, every message a string or an
-/// array): arrays under one key are written one after the other, a run of string messages is
-/// written as the one string it joins to, and any other key is the last payload's value. The
-/// payloads' entries are sorted once, in one vector: no key is looked up.
+/// Each key merges as [`Merge::of`] says, as in [`coalesce_list`], here for valid payloads (every
+/// `context`, `inputResponses` and task key an array, every task an object, every message a
+/// string or an array): arrays under one key are written one after the other, a run of string
+/// messages is written as the one string it joins to, and any other key is the last payload's
+/// value. The payloads' entries are sorted once, in one vector: no key is looked up.
 pub fn write_coalesced(list: &[Value], out: &mut String) {
     let entries = sorted_entries(list.iter().filter_map(Value::as_object));
     let mut fields = Members::object(out);
@@ -161,9 +186,9 @@ pub fn write_coalesced(list: &[Value], out: &mut String) {
         let (key, last) = run[run.len() - 1];
         let present = run.iter().map(|(_, v)| *v);
         let out = fields.key(key);
-        match key {
-            "context" | "inputResponses" => write_joined_arrays(present, out),
-            "task" => {
+        match Merge::of(key) {
+            Merge::Concat => write_joined_arrays(present, out),
+            Merge::Task => {
                 let tasks = sorted_entries(present.filter_map(Value::as_object));
                 let mut task = Members::object(out);
                 for run in tasks.chunk_by(|a, b| same_key(a.0, b.0)) {
@@ -171,8 +196,8 @@ pub fn write_coalesced(list: &[Value], out: &mut String) {
                 }
                 task.out.push('}');
             }
-            "message" => write_joined_messages(run, out),
-            _ => write_value(last, out),
+            Merge::Message => write_joined_messages(run, out),
+            Merge::Last => write_value(last, out),
         }
     }
     fields.out.push('}');
