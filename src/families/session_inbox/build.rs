@@ -72,9 +72,11 @@ pub fn build(command: Value) -> Result<Value, EncodeError> {
 }
 
 fn build_send(mut cmd: Map<String, Value>) -> Result<Map<String, Value>, EncodeError> {
+    // Its errors name the places SEND_PLACES maps: the command's payload, the wire's entry.
+    let [(payload_at, _), (_, entry_at)] = SEND_PLACES;
     let Some(payload) = cmd.remove("payload") else {
         return Err(EncodeError::invalid(
-            "/payload",
+            payload_at,
             "DeliverPayload (required by a send command)",
         ));
     };
@@ -83,13 +85,13 @@ fn build_send(mut cmd: Map<String, Value>) -> Result<Map<String, Value>, EncodeE
     if let Some(delivery) = cmd.remove("delivery") {
         let Value::Object(mut entry) = delivery else {
             return Err(EncodeError::invalid(
-                "/deliveryMetadata/0",
+                entry_at,
                 "DeliveryEntry (the send's delivery must be an object)",
             ));
         };
         if entry.contains_key("payloadIndex") {
             return Err(EncodeError::invalid(
-                "/deliveryMetadata/0/payloadIndex",
+                &format!("{entry_at}/payloadIndex"),
                 "no such key in a send's delivery (the encoder sets payloadIndex 0)",
             ));
         }
