@@ -284,21 +284,22 @@ class Walk {
   }
 }
 
+/** A typed array twice as long as `a`, starting with its items. */
+function grown(a) {
+  const b = new a.constructor(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+/** A word of the tape. */
 function op(w, x) {
-  if (w.n === w.ops.length) {
-    const ops = new Int32Array(w.ops.length * 2);
-    ops.set(w.ops);
-    w.ops = w.buffers.ops = ops;
-  }
+  if (w.n === w.ops.length) w.ops = w.buffers.ops = grown(w.ops);
   w.ops[w.n++] = x;
 }
 
+/** A number of the tape's list of doubles. */
 function num(w, x) {
-  if (w.m === w.nums.length) {
-    const nums = new Float64Array(w.nums.length * 2);
-    nums.set(w.nums);
-    w.nums = w.buffers.nums = nums;
-  }
+  if (w.m === w.nums.length) w.nums = w.buffers.nums = grown(w.nums);
   w.nums[w.m++] = x;
 }
 
