@@ -68,3 +68,15 @@ export const FAMILIES = {
     ]
   }
 };
+// The words of the tape a command and an answer cross the encoder module's boundary as.
+export const T_NULL = 0;
+export const T_FALSE = 1;
+export const T_TRUE = 2;
+export const T_INT = 3;
+export const T_F64 = 4;
+export const T_NUMBER_TEXT = 5;
+export const T_STR = 6;
+export const T_ARRAY = 7;
+export const T_OBJECT = 8;
+export const T_NEW_STR = 9;
+export const T_KNOWN_STR = 10;

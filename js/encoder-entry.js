@@ -20,7 +20,8 @@ import { __wbg_set_wasm, encode_json, negotiate_json, tape_encode, tape_reserve,
 import { exportsOf, IMPORTS, WASM_BASE64 } from "hookwire:wasm";
 import { HOOK_METADATA_KEY, SessionInboxWireError, WireError, WIRE_VERSION } from "./hookwire.cjs";
 import { CAPABILITY_KEY, TurnControlWireError, WIRE_VERSION as TURN_CONTROL_WIRE_VERSION } from "./turn-control.cjs";
-import { FAMILIES } from "./encoder-contract.js";
+// The words of a tape (src/surfaces/tape.rs, generated; the answer's string words too), which the bundler writes in place.
+import { FAMILIES, T_ARRAY, T_F64, T_FALSE, T_INT, T_KNOWN_STR, T_NEW_STR, T_NULL, T_NUMBER_TEXT, T_OBJECT, T_STR, T_TRUE } from "./encoder-contract.js";
 
 export { HOOK_METADATA_KEY, SessionInboxWireError, TurnControlWireError, WireError, WIRE_VERSION };
 
@@ -223,8 +224,6 @@ function commandTape(command, ErrorClass = SessionInboxWireError) {
   return w;
 }
 
-// The words of a tape (src/surfaces/tape.rs; the answer's string words too).
-const T_NULL = 0, T_FALSE = 1, T_TRUE = 2, T_INT = 3, T_F64 = 4, T_NUMBER_TEXT = 5, T_STR = 6, T_ARRAY = 7, T_OBJECT = 8, T_NEW_STR = 9, T_KNOWN_STR = 10;
 
 /** A spare set of tape buffers: a walk takes it (or new ones, when a getter encodes inside a walk) and gives it back. */
 let spare = null;

@@ -60,7 +60,7 @@ mod contract {
 mod surfaces {
     #[cfg(feature = "std")]
     pub mod jsgen;
-    #[cfg(any(test, all(feature = "wasm-encoder", target_arch = "wasm32")))]
+    #[cfg(feature = "std")]
     pub mod tape;
     #[cfg(all(feature = "wasm-encoder", target_arch = "wasm32"))]
     pub mod wasm_encoder;
@@ -94,6 +94,9 @@ pub use shape::canonical;
 #[cfg(feature = "std")]
 #[doc(hidden)] // a generator: js/contract.js and the TypeScript declarations
 pub use surfaces::jsgen;
+#[cfg(feature = "std")]
+#[doc(hidden)] // the JS encoder's boundary (its words are generated into js/encoder-contract.js)
+pub use surfaces::tape;
 // The maintainer machinery (feature `maintainer`, which the CLI enables): not an interface.
 #[cfg(feature = "maintainer")]
 #[doc(hidden)]

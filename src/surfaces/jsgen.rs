@@ -321,7 +321,8 @@ pub fn encoder_declarations(families: &[&FamilyDesc]) -> String {
 /// copy can drift — its name, current version and targets, the places of its current wire value
 /// where a command may hold binary data (JSON pointers, `*` for any index or key, per kind;
 /// wire-only fields left out), and the family's own
-/// producer facts (`JsFace::producer_tables`).
+/// producer facts (`JsFace::producer_tables`); then the words of the encoder module's tape
+/// (`tape::WORDS`).
 pub fn encoder_contract_js(families: &[&FamilyDesc]) -> String {
     use serde_json::{json, Map, Value};
     let mut all = Map::new();
@@ -355,6 +356,10 @@ pub fn encoder_contract_js(families: &[&FamilyDesc]) -> String {
         "export const FAMILIES = {};",
         serde_json::to_string_pretty(&Value::Object(all)).unwrap_or_default()
     );
+    out.push_str("// The words of the tape a command and an answer cross the encoder module's boundary as.\n");
+    for (name, word) in crate::tape::WORDS {
+        let _ = writeln!(out, "export const T_{name} = {word};");
+    }
     out
 }
 

@@ -57,12 +57,32 @@ pub const KNOWN_STR: u32 = 10;
 /// A [`NEW_STR`] the JS side keeps nowhere.
 pub const NO_SLOT: u32 = u32::MAX;
 
+/// Every word of a tape by its name: `jsgen` writes them into `js/encoder-contract.js` (as
+/// `T_<NAME>`), so the JS side never keeps a copy of its own.
+pub const WORDS: [(&str, u32); 11] = [
+    ("NULL", NULL),
+    ("FALSE", FALSE),
+    ("TRUE", TRUE),
+    ("INT", INT),
+    ("F64", F64),
+    ("NUMBER_TEXT", NUMBER_TEXT),
+    ("STR", STR),
+    ("ARRAY", ARRAY),
+    ("OBJECT", OBJECT),
+    ("NEW_STR", NEW_STR),
+    ("KNOWN_STR", KNOWN_STR),
+];
+
 /// A command's tape: its words, numbers and strings' text (`ascii` when every string is ASCII,
 /// so that a length in UTF-16 code units is one in bytes).
 pub struct Input<'a> {
+    /// The words, in prefix order.
     pub ops: &'a [u32],
+    /// The numbers that are not small integers, in the order they come.
     pub nums: &'a [f64],
+    /// Every string's text, one after the other.
     pub text: &'a str,
+    /// Every string is ASCII.
     pub ascii: bool,
 }
 
@@ -179,6 +199,7 @@ pub struct Strings<'a> {
 }
 
 impl<'a> Strings<'a> {
+    /// The strings at `ranges` of `text` (as [`read`] answers them), findable by their text.
     pub fn new(text: &'a str, ranges: &'a [(u32, u32)]) -> Strings<'a> {
         let size = (ranges.len() * 2).next_power_of_two().max(16);
         let mut slots = vec![0u32; size];
@@ -253,8 +274,11 @@ impl Default for Known {
 
 /// Where an answer's tape goes: its words, numbers and the bytes of its new strings.
 pub struct Output<'o> {
+    /// The words, in prefix order.
     pub ops: &'o mut Vec<u32>,
+    /// The numbers that are not small integers.
     pub nums: &'o mut Vec<f64>,
+    /// The bytes of the strings the command does not hold.
     pub bytes: &'o mut Vec<u8>,
 }
 
