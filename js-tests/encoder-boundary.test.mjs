@@ -198,3 +198,14 @@ test("strings the module keeps for later answers survive a fresh instance, and a
     assert.deepStrictEqual(encoder.encode(send), first);
   }
 });
+
+test("strings the encoder makes (a mirror's joined messages) keep a leading U+FEFF, kept or not", () => {
+  // The coalesced mirror's message is a string of no command: it crosses as its UTF-8 bytes, which
+  // a default TextDecoder would read without a leading byte order mark.
+  const f = FAMILIES["session-inbox"];
+  const commands = ["\ufeff", "\ufeffa", "\ufeff\ufeff", `\ufeff${"x".repeat(40)}`, "a"].map((message) => ({ kind: "deliver", payloads: [{ message }, { message: "b" }] }));
+  // Twice: the second time the short ones are strings the module keeps (KNOWN_STR).
+  const requests = [...commands, ...commands].flatMap((command) => f.targets.map((target) => ({ command, target })));
+  compare(f, requests, cliAnswers(f, requests), "byte order marks");
+  assert.equal(encoder.encode(commands[1]).payload.message, "\ufeffa\n\nb");
+});

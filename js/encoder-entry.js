@@ -524,7 +524,9 @@ function tapeText(w) {
 // The answer's side of the boundary.
 
 const utf8In = new TextEncoder();
-const utf8Out = new TextDecoder();
+// A string the module made may start with U+FEFF (a mirror's messages joined): a byte order
+// mark is text here, never dropped.
+const utf8Out = new TextDecoder("utf-8", { ignoreBOM: true });
 /** Views of the instance's memory, renewed when it grows. */
 let mem = null;
 let U8, I32, F64;
