@@ -209,3 +209,39 @@ test("strings the encoder makes (a mirror's joined messages) keep a leading U+FE
   compare(f, requests, cliAnswers(f, requests), "byte order marks");
   assert.equal(encoder.encode(commands[1]).payload.message, "\ufeffa\n\nb");
 });
+
+test("a WireError a getter throws is that value failing to be read, as any other exception", () => {
+  for (const [name, f] of Object.entries(FAMILIES)) {
+    const kind = name === "session-inbox" ? "send" : "turn-result";
+    const field = name === "session-inbox" ? "payload" : "action";
+    const throwers = [
+      () => encoder.turnControl.encode({ kind: "no such kind" }),
+      () => encoder.encode({ kind: "no such kind" }),
+      () => {
+        throw new encoder.WireError("X", "made up");
+      },
+      () => {
+        throw new f.ErrorClass("INVALID", "made up", undefined, "/somewhere", "something");
+      },
+    ];
+    for (const thrower of throwers) {
+      const command = {
+        kind,
+        get [field]() {
+          thrower();
+        },
+      };
+      let thrown;
+      try {
+        f.encode(command);
+      } catch (e) {
+        thrown = e;
+      }
+      assert.ok(thrown instanceof f.ErrorClass, `${name}: ${thrown?.constructor?.name}: ${thrown?.message}`);
+      assert.equal(thrown.code, "INVALID");
+      assert.equal(thrown.path, "");
+      assert.equal(thrown.expected, "a readable value");
+      assert.match(thrown.message, /a value that threw while read/);
+    }
+  }
+});
