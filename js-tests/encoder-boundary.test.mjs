@@ -198,3 +198,50 @@ test("strings the module keeps for later answers survive a fresh instance, and a
     assert.deepStrictEqual(encoder.encode(send), first);
   }
 });
+
+test("strings the encoder makes (a mirror's joined messages) keep a leading U+FEFF, kept or not", () => {
+  // The coalesced mirror's message is a string of no command: it crosses as its UTF-8 bytes, which
+  // a default TextDecoder would read without a leading byte order mark.
+  const f = FAMILIES["session-inbox"];
+  const commands = ["\ufeff", "\ufeffa", "\ufeff\ufeff", `\ufeff${"x".repeat(40)}`, "a"].map((message) => ({ kind: "deliver", payloads: [{ message }, { message: "b" }] }));
+  // Twice: the second time the short ones are strings the module keeps (KNOWN_STR).
+  const requests = [...commands, ...commands].flatMap((command) => f.targets.map((target) => ({ command, target })));
+  compare(f, requests, cliAnswers(f, requests), "byte order marks");
+  assert.equal(encoder.encode(commands[1]).payload.message, "\ufeffa\n\nb");
+});
+
+test("a WireError a getter throws is that value failing to be read, as any other exception", () => {
+  for (const [name, f] of Object.entries(FAMILIES)) {
+    const kind = name === "session-inbox" ? "send" : "turn-result";
+    const field = name === "session-inbox" ? "payload" : "action";
+    const throwers = [
+      () => encoder.turnControl.encode({ kind: "no such kind" }),
+      () => encoder.encode({ kind: "no such kind" }),
+      () => {
+        throw new encoder.WireError("X", "made up");
+      },
+      () => {
+        throw new f.ErrorClass("INVALID", "made up", undefined, "/somewhere", "something");
+      },
+    ];
+    for (const thrower of throwers) {
+      const command = {
+        kind,
+        get [field]() {
+          thrower();
+        },
+      };
+      let thrown;
+      try {
+        f.encode(command);
+      } catch (e) {
+        thrown = e;
+      }
+      assert.ok(thrown instanceof f.ErrorClass, `${name}: ${thrown?.constructor?.name}: ${thrown?.message}`);
+      assert.equal(thrown.code, "INVALID");
+      assert.equal(thrown.path, "");
+      assert.equal(thrown.expected, "a readable value");
+      assert.match(thrown.message, /a value that threw while read/);
+    }
+  }
+});

@@ -219,7 +219,7 @@ function commandTape(command, ErrorClass = SessionInboxWireError) {
     else write(w, command, 0);
   } catch (e) {
     release(w);
-    throw e instanceof WireError ? e : unreadable(w, e, "");
+    throw isFailure(w, e) ? e : unreadable(w, e, "");
   }
   return w;
 }
@@ -265,6 +265,8 @@ class Walk {
   open = [];
   size = 0;
   deepest = { depth: 0, at: [] };
+  /** The error this walk refused its command with, once it has (told from what a getter throws). */
+  failure = null;
 
   constructor(family, ErrorClass) {
     this.family = family;
@@ -319,7 +321,9 @@ function pointer(segments, length = segments.length) {
   return path;
 }
 const here = (w) => pointer(w.at);
-const fail = (w, path, expected, found) => invalid(wirePath(w.family, w.kind, path), expected, found, w.ErrorClass);
+/** Whether `e` is the walk's own failure (a getter may throw anything: null, or another walk's error). */
+const isFailure = (w, e) => e instanceof WireError && e === w.failure;
+const fail = (w, path, expected, found) => (w.failure = invalid(wirePath(w.family, w.kind, path), expected, found, w.ErrorClass));
 const tooDeep = (w) => fail(w, pointer(w.deepest.at), NESTED, `nesting on which the stack ran out, ${w.deepest.depth} levels deep`);
 const unreadable = (w, e, path) => (overflowed(e) ? tooDeep(w) : fail(w, path, "a readable value", `a value that threw while read (${why(e)})`));
 
@@ -457,7 +461,9 @@ function write(w, v, depth) {
     }
     w.ops[count] = written;
   } catch (e) {
-    if (e instanceof WireError) throw e;
+    // The walk's own failure goes on; anything else (a WireError a getter threw included) is the
+    // value failing to be read.
+    if (isFailure(w, e)) throw e;
     at.length = mark;
     throw unreadable(w, e, here(w));
   } finally {
@@ -524,7 +530,9 @@ function tapeText(w) {
 // The answer's side of the boundary.
 
 const utf8In = new TextEncoder();
-const utf8Out = new TextDecoder();
+// A string the module made may start with U+FEFF (a mirror's messages joined): a byte order
+// mark is text here, never dropped.
+const utf8Out = new TextDecoder("utf-8", { ignoreBOM: true });
 /** Views of the instance's memory, renewed when it grows. */
 let mem = null;
 let U8, I32, F64;
