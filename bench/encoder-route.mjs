@@ -21,7 +21,7 @@ const json = require(join(root, "pkg", "encoder.cjs"));
 
 const viaSwb = (command, target = { version: 1 }) => {
   try {
-    const r = swb.encode_value(command, target);
+    const r = swb.encode_value("session-inbox", command, target);
     return r instanceof Map ? Object.fromEntries(r) : r;
   } catch (e) {
     return { thrown: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
@@ -40,13 +40,14 @@ const cyclic = { a: 1 };
 cyclic.self = cyclic;
 const cases = [
   ["undefined optional field", { kind: "send", payload: { message: "m" }, requestId: undefined }],
-  ["NaN in a task", { kind: "deliver", payloads: [{ task: { n: NaN } }] }],
-  ["a Date in a task", { kind: "deliver", payloads: [{ task: { at: new Date(0) } }] }],
-  ["a Map in a task", { kind: "deliver", payloads: [{ task: { m: new Map([["k", 1]]) } }] }],
+  // Where a payload holds any JSON (its `interaction`), what JSON cannot hold must be refused.
+  ["NaN in an interaction", { kind: "deliver", payloads: [{ interaction: { n: NaN } }] }],
+  ["a Date in an interaction", { kind: "deliver", payloads: [{ interaction: { at: new Date(0) } }] }],
+  ["a Map in an interaction", { kind: "deliver", payloads: [{ interaction: { m: new Map([["k", 1]]) } }] }],
   ["Uint8Array image", { kind: "send", payload: { message: [{ type: "image", image: new Uint8Array([1, 2]) }] } }],
-  ["a cycle", { kind: "deliver", payloads: [{ task: cyclic }] }],
+  ["a cycle", { kind: "deliver", payloads: [{ interaction: cyclic }] }],
 ];
-console.log("| input | serde-wasm-bindgen route | JSON-text route (shipped) |\n|---|---|---|");
+console.log("| input | serde-wasm-bindgen route | JS-checked route (shipped) |\n|---|---|---|");
 for (const [label, command] of cases) console.log(`| ${label} | \`${show(viaSwb(command))}\` | \`${show(viaJson(command))}\` |`);
 
 const { commands } = JSON.parse(readFileSync(join(here, "commands.json"), "utf8"));
@@ -60,4 +61,4 @@ const rate = (f) => {
 const a = rate((c) => viaSwb(c));
 const b = rate((c) => viaJson(c));
 console.log(`\n| route | commands/s (bench/commands.json, v1 target) |\n|---|---|`);
-console.log(`| serde-wasm-bindgen | ${(a / 1e3).toFixed(0)} k/s |\n| JSON text (shipped) | ${(b / 1e3).toFixed(0)} k/s (${(b / a).toFixed(2)}×) |`);
+console.log(`| serde-wasm-bindgen | ${(a / 1e3).toFixed(0)} k/s |\n| JS-checked (shipped) | ${(b / 1e3).toFixed(0)} k/s (${(b / a).toFixed(2)}×) |`);
