@@ -56,7 +56,7 @@ mod contract {
     pub mod invariants;
 }
 
-/// What the outside sees of a family: the JS generator and the encoder's wasm exports.
+/// What the outside sees of a family: the JS generator, the encoder's wasm exports and their tape.
 mod surfaces {
     #[cfg(feature = "std")]
     pub mod jsgen;
