@@ -6,7 +6,8 @@
 // families, over bench/commands.json, every encode and decode fixture's command, and a seeded
 // sweep of mutations (keys removed or added, values replaced by edge values: numbers beyond 2^53,
 // -0, non-ASCII strings and keys whose UTF-8 and UTF-16 orders differ, integer-like keys,
-// "__proto__"), and again with setters for the wire values' keys on Object.prototype.
+// "__proto__"), again with setters for the wire values' keys on Object.prototype, and again with
+// setters for indexes on Array.prototype and Object.prototype and a replaced Array[Symbol.species].
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
@@ -114,10 +115,11 @@ function cliAnswers(f, requests) {
   return lines.map((l) => JSON.parse(l));
 }
 
-function compare(f, requests, want, label) {
+/** Hold the JS encoder's answers (`answer(i)`, by default asked now) equal to the CLI's; answers how many were valid. */
+function compare(f, requests, want, label, answer = (i) => jsAnswer(f, requests[i].command, requests[i].target)) {
   let valid = 0;
   for (const [i, { command, target }] of requests.entries()) {
-    const got = jsAnswer(f, command, target);
+    const got = answer(i);
     const where = `${label}: ${JSON.stringify(command)} for ${JSON.stringify(target)}`;
     if (want[i].ok !== undefined) {
       valid++;
@@ -146,8 +148,7 @@ for (const [name, f] of Object.entries(FAMILIES)) {
     // The sweep must reach both outcomes in numbers, or it proves little.
     assert.ok(valid > 50 && requests.length - valid > 50, `${valid} valid of ${requests.length}`);
     // Again, with every key the wire values carry given a setter on Object.prototype (index keys
-    // aside: the command walk stores a command's values by index, so a setter for an index on a
-    // prototype reaches it, as it always has; and `version`, which the error classes assign, see
+    // aside, which the next test installs; and `version`, which the error classes assign, see
     // js/wire-error.js).
     const keys = [...new Set(want.flatMap((a) => (a.ok ? JSON.stringify(a.ok).match(/"[^"\\]*":/g) ?? [] : [])).map((k) => k.slice(1, -2)))].filter(
       (k) => !(k in Object.prototype) && !/^\d+$/.test(k) && k !== "version",
@@ -243,5 +244,31 @@ test("a WireError a getter throws is that value failing to be read, as any other
       assert.equal(thrown.expected, "a readable value");
       assert.match(thrown.message, /a value that threw while read/);
     }
+  }
+});
+
+test("setters for indexes on Array.prototype and Object.prototype, and a replaced Array[Symbol.species], change no answer and run nothing", () => {
+  // Every array the encoder stores into is its own (no prototype, or every index already its own),
+  // and no copy it makes asks for a species: an index setter would lose the value stored, and a
+  // species getter could hand back anything for an array of the answer.
+  const INDEXES = ["0", "1", "2", "3", "4", "5", "6", "7"];
+  const species = Object.getOwnPropertyDescriptor(Array, Symbol.species);
+  for (const [name, f] of Object.entries(FAMILIES)) {
+    const requests = commandsOf(name, 2).flatMap((command) => f.targets.map((target) => ({ command, target })));
+    const want = cliAnswers(f, requests);
+    // While the prototypes are polluted nothing here stores into an array: the answers go to a Map.
+    const got = new Map();
+    let calls = 0;
+    try {
+      for (const p of [Array.prototype, Object.prototype]) for (const k of INDEXES) Object.defineProperty(p, k, { set: () => calls++, configurable: true });
+      Object.defineProperty(Array, Symbol.species, { get: () => (calls++, Array), configurable: true });
+      for (let i = 0; i < requests.length; i++) got.set(i, jsAnswer(f, requests[i].command, requests[i].target));
+    } finally {
+      Object.defineProperty(Array, Symbol.species, species);
+      for (const p of [Array.prototype, Object.prototype]) for (const k of INDEXES) delete p[k];
+    }
+    assert.equal(calls, 0, `${name}: a setter or the species getter ran`);
+    const valid = compare(f, requests, want, `${name}, index setters`, (i) => got.get(i));
+    assert.ok(valid > 20, `${name}: ${valid} valid`);
   }
 });

@@ -84,6 +84,16 @@ test("a sandbox that forbids wasm code generation gets a clear error, not a hang
   assert.match(r.message, /code generation/);
 });
 
+test("a context without WebAssembly gets a start error that names it", () => {
+  const context = vm.createContext({ TextEncoder, TextDecoder, atob, URL, inputs: [{ kind: "clear" }, { kind: "explode" }] });
+  vm.runInContext("delete globalThis.WebAssembly", context);
+  vm.runInContext(code, context, { timeout: 10_000 });
+  for (const r of context.results) {
+    assert.equal(r.name, "HookwireStartError");
+    assert.match(r.message, /^hookwire: the session-inbox decoder cannot start: WebAssembly is not defined \(it needs /);
+  }
+});
+
 test("a context without TextEncoder gets a start error that names the missing global", () => {
   const context = vm.createContext({ atob, TextDecoder, URL, inputs: [{ kind: "clear" }] });
   vm.runInContext(code, context, { timeout: 10_000 });

@@ -32,6 +32,9 @@ let errors = null;
  * family's decode errors equal to the ones its class makes).
  */
 export function family(f, ErrorClass) {
+  // The output object of each kind and set of fields found (js/host.js, `fields`), by
+  // kind × 256 + the fields' bits: no prototype, so no key of it is ever inherited.
+  f.T = Object.create(null);
   let failure = null;
   let module = null;
   let wasm = null;
@@ -90,9 +93,6 @@ export function family(f, ErrorClass) {
      */
     load(make, needs) {
       try {
-        if (typeof WebAssembly !== "object" || WebAssembly === null) {
-          throw new Error("no WebAssembly global");
-        }
         [module, first] = make();
         instantiate();
         failure = null;

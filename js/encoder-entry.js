@@ -39,6 +39,19 @@ const inboxNegotiate = (request) => negotiate_json(INBOX.family, request);
 const turnEncode = (command, target) => encode_json(TURN.family, command, target);
 const turnNegotiate = (request) => negotiate_json(TURN.family, request);
 
+/**
+ * A new array without a prototype (or `a`, its prototype removed): storing at any index of it,
+ * past its end included, never meets a setter that an index on Array.prototype or
+ * Object.prototype carries, and copying it looks up no `Symbol.species` (it has no
+ * `constructor`). The walk's and the answer's own arrays are all made so, and use the array
+ * methods below, taken when this module loads.
+ */
+function bare(a = []) {
+  return Object.setPrototypeOf(a, null);
+}
+const { fill, join } = Array.prototype;
+const defineProperty = Object.defineProperty;
+
 const module = new WebAssembly.Module(Uint8Array.from(atob(WASM_BASE64), (c) => c.charCodeAt(0)));
 let instance = null;
 /** Per family, per instance: the module's number of each target text (`tape_target`). */
@@ -46,7 +59,7 @@ const tapeTargets = new Map();
 /** The room the module made for a command's tape (`tape_reserve`): counts, and where each part goes. */
 let room = { ops: -1, nums: -1, bytes: -1, at: 0, numsAt: 0, textAt: 0 };
 /** The strings the module told this instance to keep (the answer's KNOWN_STR), by slot. */
-let KNOWN = Array.from({ length: 64 }, () => "");
+const KNOWN = bare();
 /** Whether something unwound through the instance: the next call starts a fresh one. */
 let stale = false;
 
@@ -63,7 +76,7 @@ function start() {
   // What the tape boundary knows of an instance starts over with it.
   tapeTargets.clear();
   room = { ops: -1, nums: -1, bytes: -1, at: 0, numsAt: 0, textAt: 0 };
-  KNOWN.fill("");
+  KNOWN.length = 0;
 }
 start();
 
@@ -228,14 +241,16 @@ function commandTape(command, ErrorClass = SessionInboxWireError) {
 /** A spare set of tape buffers: a walk takes it (or new ones, when a getter encodes inside a walk) and gives it back. */
 let spare = null;
 function buffers() {
-  const b = spare ?? { ops: new Int32Array(256), nums: new Float64Array(16), strs: filled(64, "") };
+  const b = spare ?? { ops: new Int32Array(256), nums: new Float64Array(16), strs: bare(), at: bare(), deep: bare(), open: bare() };
   spare = null;
   return b;
 }
-/** An array of `n` elements: storing into it at an index below `n` never reaches a prototype's setter. */
-const filled = (n, x) => Array.from({ length: n }, () => x);
 function release(w) {
-  if (w.buffers !== null) spare = w.buffers;
+  if (w.buffers !== null) {
+    // The objects a walk opened are not kept alive until the next one.
+    fill.call(w.buffers.open, null);
+    spare = w.buffers;
+  }
   w.buffers = null;
 }
 
@@ -253,18 +268,23 @@ class Walk {
   strs = this.buffers.strs;
   s = 0;
   text = "";
-  binaries = [];
+  /** The binaries set aside (made at the first one). */
+  binaries = null;
   token = undefined;
   /** The command's own top-level keys and their values, as read. */
   keys = [];
   values = [];
   kind = undefined;
   /** The place being written: object keys and array indexes from the root. */
-  at = [];
+  at = this.buffers.at;
+  /** How many of `at`'s segments are the place: the depth being written, or one more (a member's). */
+  top = 0;
   /** The objects and arrays being written, outermost first (a cycle is one of them again). */
-  open = [];
+  open = this.buffers.open;
   size = 0;
-  deepest = { depth: 0, at: [] };
+  /** The deepest place reached so far: its depth, and its segments (`at` as it was then). */
+  deepest = 0;
+  deep = this.buffers.deep;
   /** The error this walk refused its command with, once it has (told from what a getter throws). */
   failure = null;
 
@@ -307,7 +327,6 @@ function num(w, x) {
 /** A string of the tape: its length, and its text after the others'. */
 function text(w, s) {
   op(w, s.length);
-  if (w.s === w.strs.length) w.strs = w.buffers.strs = w.strs.concat(filled(w.s, ""));
   w.strs[w.s++] = s;
   w.text += s;
 }
@@ -320,11 +339,11 @@ function pointer(segments, length = segments.length) {
   }
   return path;
 }
-const here = (w) => pointer(w.at);
+const here = (w) => pointer(w.at, w.top);
 /** Whether `e` is the walk's own failure (a getter may throw anything: null, or another walk's error). */
 const isFailure = (w, e) => e instanceof WireError && e === w.failure;
 const fail = (w, path, expected, found) => (w.failure = invalid(wirePath(w.family, w.kind, path), expected, found, w.ErrorClass));
-const tooDeep = (w) => fail(w, pointer(w.deepest.at), NESTED, `nesting on which the stack ran out, ${w.deepest.depth} levels deep`);
+const tooDeep = (w) => fail(w, pointer(w.deep, w.deepest), NESTED, `nesting on which the stack ran out, ${w.deepest} levels deep`);
 const unreadable = (w, e, path) => (overflowed(e) ? tooDeep(w) : fail(w, path, "a readable value", `a value that threw while read (${why(e)})`));
 
 function grow(w, n) {
@@ -358,10 +377,10 @@ function intLength(n) {
   return sign + (n < 10 ? 1 : n < 100 ? 2 : n < 1e3 ? 3 : n < 1e4 ? 4 : n < 1e5 ? 5 : n < 1e6 ? 6 : n < 1e7 ? 7 : n < 1e8 ? 8 : n < 1e9 ? 9 : 10);
 }
 
-/** Whether `v` is one of the objects being written (its own ancestor: a cycle). */
-function isOpen(w, v) {
+/** Whether `v`, to be written at `depth`, is one of the objects being written (its own ancestor: a cycle). */
+function isOpen(w, v, depth) {
   const open = w.open;
-  for (let i = open.length - 1; i >= 0; i--) if (open[i] === v) return true;
+  for (let i = depth - 1; i >= 0; i--) if (open[i] === v) return true;
   return false;
 }
 
@@ -405,9 +424,12 @@ function write(w, v, depth) {
     return op(w, T_NULL);
   }
   const at = w.at;
-  if (depth > w.deepest.depth) w.deepest = { depth, at: at.slice() };
+  if (depth > w.deepest) {
+    const deep = w.deep;
+    for (let i = 0; i < depth; i++) deep[i] = at[i];
+    w.deepest = depth;
+  }
   if (depth > MAX_DEPTH) throw fail(w, here(w), `JSON nested at most ${MAX_DEPTH} levels deep`, "deeper nesting");
-  const mark = at.length;
   let what;
   try {
     what = classify(v);
@@ -415,8 +437,8 @@ function write(w, v, depth) {
     throw unreadable(w, e, here(w));
   }
   if (what !== "Object" && what !== "Array") return special(w, v, what);
-  if (isOpen(w, v)) throw fail(w, here(w), "a JSON value", "a cycle");
-  w.open.push(v);
+  if (isOpen(w, v, depth)) throw fail(w, here(w), "a JSON value", "a cycle");
+  w.open[depth] = v;
   try {
     if (what === "Array") {
       const n = v.length;
@@ -426,18 +448,22 @@ function write(w, v, depth) {
       op(w, n);
       for (let i = 0; i < n; i++) {
         const x = v[i];
-        at.push(i);
+        at[depth] = i;
+        w.top = depth + 1;
         if (x === undefined) throw fail(w, here(w), "a JSON value", "undefined");
         write(w, x, depth + 1);
-        at.pop();
+        w.top = depth;
       }
       return;
     }
     const keys = Object.keys(v);
     const n = keys.length;
-    const values = new Array(n);
-    for (let i = 0; i < n; i++) values[i] = v[keys[i]];
+    // The command's own fields are all read first (its kind tells where binary data may be);
+    // any other object's values are read as each is written, as JSON.stringify reads them.
+    let values = null;
     if (depth === 0) {
+      values = bare();
+      for (let i = 0; i < n; i++) values[i] = v[keys[i]];
       w.keys = keys;
       w.values = values;
       w.kind = w.field("kind");
@@ -448,15 +474,16 @@ function write(w, v, depth) {
     op(w, 0); // the count of keys written, once known
     let written = 0;
     for (let i = 0; i < n; i++) {
-      const x = values[i];
+      const x = values === null ? v[keys[i]] : values[i];
       if (x === undefined) continue;
       const key = keys[i];
       string(w, key);
       grow(w, 1);
-      at.push(key);
+      at[depth] = key;
+      w.top = depth + 1;
       text(w, key);
       write(w, x, depth + 1);
-      at.pop();
+      w.top = depth;
       written++;
     }
     w.ops[count] = written;
@@ -464,10 +491,8 @@ function write(w, v, depth) {
     // The walk's own failure goes on; anything else (a WireError a getter threw included) is the
     // value failing to be read.
     if (isFailure(w, e)) throw e;
-    at.length = mark;
+    w.top = depth;
     throw unreadable(w, e, here(w));
-  } finally {
-    w.open.pop();
   }
 }
 
@@ -477,8 +502,9 @@ function special(w, v, what) {
   const path = here(w);
   if (!binaryPlace(w.family, w.kind, path)) throw fail(w, path, "a JSON value (binary data is allowed only as a part's image or data)", what);
   w.token ??= `\u0000hookwire-binary-${Math.random().toString(36).slice(2)}:`;
-  w.binaries.push(v);
-  const token = `${w.token}${w.binaries.length - 1}`;
+  const binaries = (w.binaries ??= bare());
+  binaries[binaries.length] = v;
+  const token = `${w.token}${binaries.length - 1}`;
   string(w, token);
   op(w, T_STR);
   text(w, token);
@@ -509,18 +535,18 @@ function tapeText(w) {
         i++;
         return JSON.stringify(w.strs[s++]);
       case T_ARRAY: {
-        const items = [];
-        for (let n = w.ops[i++]; n > 0; n--) items.push(next());
-        return `[${items.join(",")}]`;
+        const items = bare();
+        for (let n = w.ops[i++]; n > 0; n--) items[items.length] = next();
+        return `[${join.call(items, ",")}]`;
       }
       default: {
-        const members = [];
+        const members = bare();
         for (let n = w.ops[i++]; n > 0; n--) {
           i++;
           const key = JSON.stringify(w.strs[s++]);
-          members.push(`${key}:${next()}`);
+          members[members.length] = `${key}:${next()}`;
         }
-        return `{${members.join(",")}}`;
+        return `{${join.call(members, ",")}}`;
       }
     }
   };
@@ -597,9 +623,13 @@ function runTape(w, targetText) {
 // get their keys by assignment, or by definition where a prototype has the key: neither runs an
 // inherited setter, as JSON.parse never does (short arrays are literals, which define theirs).
 let OP = 0, FP = 0, BP = 0, STRS = null, TOP = 0;
-let ITEMS = Array.from({ length: 256 }, () => 0);
+/**
+ * The item stack, `n` long: the items below TOP kept, the rest 0. Every index is its own, so
+ * storing into it never reaches a prototype.
+ */
+const itemStack = (n) => defineProperty(Array.from({ length: n }, (_, i) => (i < TOP ? ITEMS[i] : 0)), "constructor", { value: undefined });
+let ITEMS = itemStack(256);
 const OBJECT_PROTOTYPE = Object.prototype;
-const defineProperty = Object.defineProperty;
 
 /** The wire value on the answer's tape, made of new objects (keys in their canonical order). */
 function materialize(strs, ops, nums, bytes) {
@@ -639,11 +669,10 @@ function value() {
         return [first, value()];
       }
       const base = TOP;
-      if (base + n > ITEMS.length) ITEMS = ITEMS.concat(Array.from({ length: base + n }, () => 0));
+      if (base + n > ITEMS.length) ITEMS = itemStack(2 * (base + n));
       TOP = base + n;
       for (let i = 0; i < n; i++) {
-        const x = value(); // first: a nested array may replace ITEMS
-        ITEMS[base + i] = x;
+        ITEMS[base + i] = value();
       }
       const items = ITEMS.slice(base, base + n);
       ITEMS.fill(0, base, base + n);
@@ -682,7 +711,7 @@ function str(x) {
   }
   BP += n;
   if (slot >= 0) {
-    if (slot >= KNOWN.length) KNOWN = KNOWN.concat(filled(slot + 1, ""));
+    while (KNOWN.length < slot) KNOWN[KNOWN.length] = "";
     KNOWN[slot] = s;
   }
   return s;
@@ -706,9 +735,10 @@ function optionText(v) {
 
 /** Put the set-aside binaries back, by reference (iteratively: the answer can be deep). */
 function restore(root, binaries, token) {
-  const todo = [root];
+  const todo = bare([root]);
   while (todo.length > 0) {
-    const v = todo.pop();
+    const v = todo[todo.length - 1];
+    todo.length--;
     for (const k of Object.keys(v)) {
       const x = v[k];
       if (typeof x === "string" && x.startsWith(token)) {
@@ -716,7 +746,7 @@ function restore(root, binaries, token) {
         // The answer comes from JSON.parse: an own "__proto__" key must stay a key.
         Object.defineProperty(v, k, { value: b, writable: true, enumerable: true, configurable: true });
       } else if (x !== null && typeof x === "object") {
-        todo.push(x);
+        todo[todo.length] = x;
       }
     }
   }
@@ -764,7 +794,7 @@ export function encode(command, target = { version: WIRE_VERSION }) {
   const c = commandTape(command);
   const answer = runTape(c, targetText);
   if (answer.error) throw wireError(answer.error);
-  return c.binaries.length ? restore(answer.ok, c.binaries, c.token) : answer.ok;
+  return c.binaries !== null ? restore(answer.ok, c.binaries, c.token) : answer.ok;
 }
 
 function badRequest(what, e, ErrorClass = SessionInboxWireError) {
