@@ -132,7 +132,10 @@ export const host = [
     const base = state.n;
     // The slots are taken before any read: a getter that decodes stacks its handles above them.
     state.n = base + n + 1;
-    const out = { kind: S[keys[0]] };
+    // A family with literal outputs (`O`, js/turn-control-outputs.js) makes its output after the
+    // reads, in one literal; any other gets its output's keys added as they are found.
+    const O = state.F.O;
+    const out = O ? null : { kind: S[keys[0]] };
     let types = 0;
     for (let i = 0; i < n; i++) {
       const check = keys[i + 1] >> 8;
@@ -151,12 +154,10 @@ export const host = [
         t = 0;
       }
       V[base + i] = v;
-      if (t !== 0) {
-        put(out, k, v);
-      }
+      if (t !== 0 && !O) put(out, k, v);
       types |= t << (3 * i);
     }
-    V[base + n] = out;
+    V[base + n] = O ? O[kind](V, base, types) : out;
     return base * 16777216 + types;
   },
   /**

@@ -3,6 +3,7 @@
 // (js/turn-control-module.js, a precompiled module given to `init`).
 import { CAPABILITY_KEY, DETAILS, ERROR_CLASS, FAMILY, KINDS, SYMBOLS, WIRE_VERSION } from "./turn-control-contract.js";
 import { family } from "./decoder.js";
+import { OUTPUTS } from "./turn-control-outputs.js";
 import { validate } from "./standard-schema.js";
 import { WireError } from "./wire-error.js";
 
@@ -17,8 +18,12 @@ export class TurnControlWireError extends WireError {
 // The family and the class name come from the generated tables (their Rust description).
 Object.defineProperty(TurnControlWireError.prototype, "name", { value: ERROR_CLASS, writable: true, configurable: true });
 
-/** The family as the decoder core takes it; `X` names its module's decode export (scripts/build-pkg.mjs gives the export this name). */
-export const TURN_CONTROL = { FAMILY, WIRE_VERSION, S: SYMBOLS, K: KINDS, DETAILS, X: "t" };
+/**
+ * The family as the decoder core takes it; `O`, its outputs made as literals (generated: its kinds
+ * keep few optional fields); `X` names its module's decode export (scripts/build-pkg.mjs gives the
+ * export this name).
+ */
+export const TURN_CONTROL = { FAMILY, WIRE_VERSION, S: SYMBOLS, K: KINDS, DETAILS, O: OUTPUTS, X: "t" };
 /** The decoder, started by the entry (js/turn-control-entry.js or js/turn-control-module.js). */
 export const turnControl = family(TURN_CONTROL, TurnControlWireError);
 

@@ -5,7 +5,8 @@ mod common;
 
 use hookwire::family::FamilyDesc;
 use hookwire::jsgen::{
-    contract_js, decoder_declarations, encoder_contract_js, encoder_declarations, module_declarations, produces,
+    contract_js, decoder_declarations, encoder_contract_js, encoder_declarations, module_declarations, outputs_js,
+    produces, MAX_OPTIONAL_FIELDS,
 };
 use hookwire::session_inbox::FAMILY as SESSION_INBOX;
 use hookwire::turn_control::FAMILY as TURN_CONTROL;
@@ -72,6 +73,36 @@ fn declarations_name_every_kind_and_code() {
 fn encoder_declarations_are_current() {
     compare("js/encoder.d.ts", &encoder_declarations(hookwire::FAMILIES));
     compare("js/encoder-contract.js", &encoder_contract_js(hookwire::FAMILIES));
+}
+
+#[test]
+fn literal_outputs_are_current_where_a_family_has_them() {
+    // Turn control's kinds keep at most one optional field each; the session inbox's deliver
+    // keeps six (64 subsets), so its outputs are made key by key.
+    let outputs = outputs_js(&TURN_CONTROL).expect("turn control has literal outputs");
+    compare("js/turn-control-outputs.js", &outputs);
+    assert!(outputs_js(&SESSION_INBOX).is_none());
+    for f in [&SESSION_INBOX, &TURN_CONTROL] {
+        let most = f
+            .kinds
+            .iter()
+            .map(|k| k.fields.iter().filter(|x| !x.required).count())
+            .max();
+        assert_eq!(
+            outputs_js(f).is_some(),
+            most <= Some(MAX_OPTIONAL_FIELDS),
+            "{}",
+            f.name()
+        );
+    }
+    // One literal per kind and subset of its optional fields, each naming its kind.
+    let literals = outputs.matches("{ kind: ").count();
+    let want: usize = TURN_CONTROL
+        .kinds
+        .iter()
+        .map(|k| 1 << k.fields.iter().filter(|x| !x.required).count())
+        .sum();
+    assert_eq!(literals, want);
 }
 
 #[test]

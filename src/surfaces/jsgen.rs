@@ -100,6 +100,88 @@ pub fn contract_js(f: &FamilyDesc) -> String {
     out
 }
 
+/// The most optional fields a kind may keep for its family to get literal outputs
+/// ([`outputs_js`]): each subset of them is one literal.
+pub const MAX_OPTIONAL_FIELDS: usize = 2;
+
+/// A key as an object literal defines it: as it is when it is an identifier, computed for
+/// `__proto__` (which a plain key would take as the literal's prototype), else quoted.
+fn literal_key(key: &str) -> String {
+    let identifier = key
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+    match key {
+        "__proto__" => format!("[{}]", js_string(key)),
+        _ if identifier => key.to_string(),
+        _ => js_string(key),
+    }
+}
+
+/// The literal outputs of a family each of whose kinds keeps at most [`MAX_OPTIONAL_FIELDS`]
+/// optional fields (`None` for any other): a module whose `OUTPUTS` holds, per kind in the order
+/// of `KINDS`, the function `(v, b, t)` that makes a decode's normalized output from the fields
+/// the JS host read (`v[b + i]`, the i-th field) and their types (`t`, 3 bits per field, 0 when
+/// absent), as an object literal: `kind`, then the fields present, in the kind's order. A
+/// literal defines its keys, so no inherited setter runs, and makes its object with all its keys
+/// at once instead of adding them one by one (js/host.js, `fields`). A required field is always
+/// written: when one is absent the decode fails and its output is never seen.
+pub fn outputs_js(f: &FamilyDesc) -> Option<String> {
+    let optional = |k: &KindSpec| k.fields.iter().filter(|x| !x.required).count();
+    if f.kinds.iter().any(|k| optional(k) > MAX_OPTIONAL_FIELDS) {
+        return None;
+    }
+    let mut out = format!("// {HEADER}\n");
+    out.push_str(
+        "// The decode output of each kind of the family, by the optional fields present: see\n\
+         // `outputs_js` in src/surfaces/jsgen.rs.\n",
+    );
+    out.push_str("export const OUTPUTS = [\n");
+    for k in f.kinds {
+        let kind = f.symbols[usize::from(k.kind.0)];
+        let literal = |present: &dyn Fn(usize) -> bool| {
+            let mut members = vec![format!("{}: {}", literal_key("kind"), js_string(kind))];
+            for (i, field) in k.fields.iter().enumerate() {
+                if field.required || present(i) {
+                    let value = if i == 0 {
+                        "v[b]".to_string()
+                    } else {
+                        format!("v[b + {i}]")
+                    };
+                    members.push(format!("{}: {value}", literal_key(f.symbols[usize::from(field.key.0)])));
+                }
+            }
+            format!("{{ {} }}", members.join(", "))
+        };
+        // One literal per subset of the optional fields, chosen by their type bits.
+        let optional: Vec<usize> = (0..k.fields.len()).filter(|&i| !k.fields[i].required).collect();
+        let mut body = String::new();
+        fn choose(
+            optional: &[usize],
+            chosen: &mut Vec<usize>,
+            literal: &dyn Fn(&dyn Fn(usize) -> bool) -> String,
+            body: &mut String,
+        ) {
+            match optional.split_first() {
+                None => body.push_str(&literal(&|i| chosen.contains(&i))),
+                Some((&i, rest)) => {
+                    let _ = write!(body, "t & {} ? ", 7u32 << (3 * i));
+                    chosen.push(i);
+                    choose(rest, chosen, literal, body);
+                    chosen.pop();
+                    body.push_str(" : ");
+                    choose(rest, chosen, literal, body);
+                }
+            }
+        }
+        choose(&optional, &mut Vec::new(), &literal, &mut body);
+        let _ = writeln!(out, "  // {kind}\n  (v, b, t) => ({body}),");
+    }
+    out.push_str("];\n");
+    Some(out)
+}
+
 /// The checks the wasm decoder's JS host makes as it reads a field (`fields` in js/host.js), by
 /// their numbers in the kind table (`READ_CHECKS`, which the build gives js/host.js): every
 /// element of an array is an object; an object's own `kind` is a string. 0 is none (the decoder
