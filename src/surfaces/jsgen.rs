@@ -139,47 +139,43 @@ pub fn outputs_js(f: &FamilyDesc) -> Option<String> {
     );
     out.push_str("export const OUTPUTS = [\n");
     for k in f.kinds {
-        let kind = f.symbols[usize::from(k.kind.0)];
-        let literal = |present: &dyn Fn(usize) -> bool| {
-            let mut members = vec![format!("{}: {}", literal_key("kind"), js_string(kind))];
-            for (i, field) in k.fields.iter().enumerate() {
-                if field.required || present(i) {
-                    let value = if i == 0 {
-                        "v[b]".to_string()
-                    } else {
-                        format!("v[b + {i}]")
-                    };
-                    members.push(format!("{}: {value}", literal_key(f.symbols[usize::from(field.key.0)])));
-                }
-            }
-            format!("{{ {} }}", members.join(", "))
-        };
         // One literal per subset of the optional fields, chosen by their type bits.
         let optional: Vec<usize> = (0..k.fields.len()).filter(|&i| !k.fields[i].required).collect();
-        let mut body = String::new();
-        fn choose(
-            optional: &[usize],
-            chosen: &mut Vec<usize>,
-            literal: &dyn Fn(&dyn Fn(usize) -> bool) -> String,
-            body: &mut String,
-        ) {
-            match optional.split_first() {
-                None => body.push_str(&literal(&|i| chosen.contains(&i))),
-                Some((&i, rest)) => {
-                    let _ = write!(body, "t & {} ? ", 7u32 << (3 * i));
-                    chosen.push(i);
-                    choose(rest, chosen, literal, body);
-                    chosen.pop();
-                    body.push_str(" : ");
-                    choose(rest, chosen, literal, body);
-                }
-            }
-        }
-        choose(&optional, &mut Vec::new(), &literal, &mut body);
-        let _ = writeln!(out, "  // {kind}\n  (v, b, t) => ({body}),");
+        let body = choose(f, k, &optional, 0);
+        let _ = writeln!(
+            out,
+            "  // {}\n  (v, b, t) => ({body}),",
+            f.symbols[usize::from(k.kind.0)]
+        );
     }
     out.push_str("];\n");
     Some(out)
+}
+
+/// The literal of kind `k` whose optional fields present are those of `optional` chosen so far
+/// (the bits of `chosen`) or, while some are left, the choice on the next one's type bits.
+fn choose(f: &FamilyDesc, k: &KindSpec, optional: &[usize], chosen: u32) -> String {
+    if let Some((&i, rest)) = optional.split_first() {
+        let with = choose(f, k, rest, chosen | 1 << i);
+        let without = choose(f, k, rest, chosen);
+        return format!("t & {} ? {with} : {without}", 7u32 << (3 * i));
+    }
+    let mut members = vec![format!(
+        "{}: {}",
+        literal_key("kind"),
+        js_string(f.symbols[usize::from(k.kind.0)])
+    )];
+    for (i, field) in k.fields.iter().enumerate() {
+        if field.required || chosen & 1 << i != 0 {
+            let value = if i == 0 {
+                "v[b]".to_string()
+            } else {
+                format!("v[b + {i}]")
+            };
+            members.push(format!("{}: {value}", literal_key(f.symbols[usize::from(field.key.0)])));
+        }
+    }
+    format!("{{ {} }}", members.join(", "))
 }
 
 /// The checks the wasm decoder's JS host makes as it reads a field (`fields` in js/host.js), by
