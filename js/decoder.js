@@ -8,11 +8,12 @@
 // keeps one copy of this core (pkg/hookwire.mjs and pkg/turn-control.mjs import it).
 //
 // The codes and message templates are the same for every family: scripts/build-pkg.mjs checks
-// that the generated tables agree and gives them once (hookwire:codes). Only an error needs them,
-// and a family's details: the build packs the three as text, split on "|" at the first error
-// (MESSAGES holds each code's template at the code's index), so a fresh context that decodes
-// without one never builds them.
-import { CODES, MESSAGES, NOT_OBJECT, UNREADABLE } from "hookwire:codes";
+// that the generated tables agree and gives them once (hookwire:codes), with the details every
+// family has alike (COMMON_DETAILS: the first ones, each followed by "|"; a family's tables keep
+// the rest). Only an error needs them: the build packs them as text, split on "|" at the first
+// error (MESSAGES holds each code's template at the code's index), so a fresh context that
+// decodes without one never builds them.
+import { CODES, COMMON_DETAILS, MESSAGES, NOT_OBJECT, UNREADABLE } from "hookwire:codes";
 import { host, IMPORTS, state, V } from "./host.js";
 import { WireError } from "./wire-error.js";
 
@@ -23,8 +24,9 @@ let errors = null;
 
 /**
  * The decoder of family `f` — its generated tables (`FAMILY`, `WIRE_VERSION`, `S` symbols, `K`
- * kinds with their fields' read checks, `DETAILS` as the build packs them: one string, split on
- * "|" at the first error) and `X`, the name of its module's decode export — throwing an
+ * kinds with their fields' read checks, `DETAILS` as the build packs them: one string, the details
+ * after the common ones, split on "|" at the first error; `O`, if it has them, the outputs made
+ * as literals, js/turn-control-outputs.js) and `X`, the name of its module's decode export — throwing an
  * `ErrorClass` and nothing else. `ErrorClass(code, message, version, path, expected)` must be a
  * subclass of WireError whose constructor only calls `super(f.FAMILY, code, …)`: a decode makes
  * its error as a WireError given ErrorClass's prototype, which is the same object without a
@@ -70,7 +72,7 @@ export function family(f, ErrorClass) {
    */
   const fail = (c, version, where, index) => {
     const [codes, templates] = (errors ??= [CODES.split("|"), MESSAGES.split("|")]);
-    const detail = (details ??= f.DETAILS.split("|"))[where & 255];
+    const detail = (details ??= (COMMON_DETAILS + f.DETAILS).split("|"))[where & 255];
     const key = (where >> 8) - 1;
     // No key a decode names needs a JSON pointer escape (tests/generated.rs checks it).
     const path = key < 0 ? undefined : `/${f.S[key]}${index < 0 ? "" : `/${index}`}`;

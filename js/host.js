@@ -132,10 +132,11 @@ export const host = [
     const base = state.n;
     // The slots are taken before any read: a getter that decodes stacks its handles above them.
     state.n = base + n + 1;
-    // A family with literal outputs (`O`, js/turn-control-outputs.js) makes its output after the
-    // reads, in one literal; any other gets its output's keys added as they are found.
-    const O = state.F.O;
-    const out = O ? null : { kind: S[keys[0]] };
+    // A kind with an output made as a literal (the family's `O`, js/turn-control-outputs.js)
+    // makes it after the reads, in one literal; any other gets its output's keys added as they
+    // are found.
+    const literal = state.F.O?.[kind];
+    const out = literal ? null : { kind: S[keys[0]] };
     let types = 0;
     for (let i = 0; i < n; i++) {
       const check = keys[i + 1] >> 8;
@@ -154,10 +155,10 @@ export const host = [
         t = 0;
       }
       V[base + i] = v;
-      if (t !== 0 && !O) put(out, k, v);
+      if (t !== 0 && !literal) put(out, k, v);
       types |= t << (3 * i);
     }
-    V[base + n] = O ? O[kind](V, base, types) : out;
+    V[base + n] = literal ? literal(V, base, types) : out;
     return base * 16777216 + types;
   },
   /**

@@ -21,8 +21,12 @@ export class SessionInboxWireError extends WireError {
 // The family and the class name come from the generated tables (their Rust description).
 Object.defineProperty(SessionInboxWireError.prototype, "name", { value: ERROR_CLASS, writable: true, configurable: true });
 
-/** The family as the decoder core takes it; `X` names its module's decode export (scripts/build-pkg.mjs gives the export this name). */
-export const SESSION_INBOX = { FAMILY, WIRE_VERSION, S: SYMBOLS, K: KINDS, DETAILS, X: "s" };
+/**
+ * The family as the decoder core takes it; `O` null: no kind of it has its output made as a
+ * literal (its own key, so that nothing on Object.prototype is taken for one); `X` names its
+ * module's decode export (scripts/build-pkg.mjs gives the export this name).
+ */
+export const SESSION_INBOX = { FAMILY, WIRE_VERSION, S: SYMBOLS, K: KINDS, DETAILS, O: null, X: "s" };
 /** The decoder, started by the entry (js/entry.js or js/module.js). */
 export const session = family(SESSION_INBOX, SessionInboxWireError);
 

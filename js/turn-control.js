@@ -19,9 +19,9 @@ export class TurnControlWireError extends WireError {
 Object.defineProperty(TurnControlWireError.prototype, "name", { value: ERROR_CLASS, writable: true, configurable: true });
 
 /**
- * The family as the decoder core takes it; `O`, its outputs made as literals (generated: its kinds
- * keep few optional fields); `X` names its module's decode export (scripts/build-pkg.mjs gives the
- * export this name).
+ * The family as the decoder core takes it; `O`, the outputs made as literals of those of its kinds
+ * that have them (generated); `X` names its module's decode export (scripts/build-pkg.mjs gives
+ * the export this name).
  */
 export const TURN_CONTROL = { FAMILY, WIRE_VERSION, S: SYMBOLS, K: KINDS, DETAILS, O: OUTPUTS, X: "t" };
 /** The decoder, started by the entry (js/turn-control-entry.js or js/turn-control-module.js). */

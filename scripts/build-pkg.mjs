@@ -336,14 +336,21 @@ const contracts = {};
 for (const file of ["contract.js", "turn-control-contract.js"]) {
   contracts[file] = { ...(await import(pathToFileURL(join(root, "js", file)).href)) };
 }
-/** The generated contract tables (js/contract.js, js/turn-control-contract.js), packed. */
+// The details every family has alike (the chain's and the hosts': the first ones, by `What`'s
+// order) are given once, with the codes (hookwire:codes, COMMON_DETAILS, each followed by "|");
+// a family's tables keep the rest, which js/decoder.js appends to them at the first error.
+const allDetails = Object.values(contracts).map((c) => c.DETAILS);
+let common = 0;
+while (allDetails.every((d) => common < d.length - 1 && d[common] === allDetails[0][common])) common++;
+const COMMON_DETAILS = allDetails[0].slice(0, common).map((d) => `${d}|`).join("");
+/** The generated contract tables (js/contract.js, js/turn-control-contract.js), packed (DETAILS without the common ones). */
 const packTables = {
   name: "packed-tables",
   setup(build) {
-    build.onLoad({ filter: /[\\/]js[\\/](turn-control-)?contract\.js$/ }, (args) => ({
-      contents: packedModule(contracts[args.path.split(/[\\/]/).pop()]),
-      loader: "js",
-    }));
+    build.onLoad({ filter: /[\\/]js[\\/](turn-control-)?contract\.js$/ }, (args) => {
+      const tables = contracts[args.path.split(/[\\/]/).pop()];
+      return { contents: packedModule({ ...tables, DETAILS: tables.DETAILS.slice(common) }), loader: "js" };
+    });
   },
 };
 
@@ -500,7 +507,10 @@ const typeCodes = Object.entries(TYPE_CODES).map(([t, code]) => `export const ${
 const notObject = `export const NOT_OBJECT = ${CODES.indexOf("NOT_OBJECT")};\nexport const UNREADABLE = ${UNREADABLE};\n`;
 // The numbers of the checks js/host.js makes as it reads a field (ARRAY_OF_OBJECTS, KINDED_OBJECT).
 const readChecks = Object.entries(READ_CHECKS).map(([c, n]) => `export const ${c.replace(/[A-Z]/g, (x) => `_${x}`).toUpperCase()} = ${n};\n`).join("");
-writeFileSync(join(work, "codes.js"), packedModule({ CODES, MESSAGES }) + typeCodes + readChecks + notObject);
+writeFileSync(
+  join(work, "codes.js"),
+  packedModule({ CODES, MESSAGES }) + `export const COMMON_DETAILS = ${JSON.stringify(COMMON_DETAILS)};\n` + typeCodes + readChecks + notObject,
+);
 
 // Self-contained files, one per entry: what `require` loads, and what runs by itself (an edge
 // function, a vm context handed the file's text).

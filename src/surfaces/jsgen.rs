@@ -100,9 +100,16 @@ pub fn contract_js(f: &FamilyDesc) -> String {
     out
 }
 
-/// The most optional fields a kind may keep for its family to get literal outputs
+/// The most optional fields a kind may keep for its output to be made as literals
 /// ([`outputs_js`]): each subset of them is one literal.
 pub const MAX_OPTIONAL_FIELDS: usize = 2;
+
+/// Whether the output of kind `k` is made as literals ([`outputs_js`]): it keeps two fields or
+/// more (with one, the object it replaces gets one key added), at most [`MAX_OPTIONAL_FIELDS`] of
+/// them optional.
+pub fn has_literal_output(k: &KindSpec) -> bool {
+    k.fields.len() >= 2 && k.fields.iter().filter(|x| !x.required).count() <= MAX_OPTIONAL_FIELDS
+}
 
 /// A key as an object literal defines it: as it is when it is an identifier, computed for
 /// `__proto__` (which a plain key would take as the literal's prototype), else quoted.
@@ -119,34 +126,36 @@ fn literal_key(key: &str) -> String {
     }
 }
 
-/// The literal outputs of a family each of whose kinds keeps at most [`MAX_OPTIONAL_FIELDS`]
-/// optional fields (`None` for any other): a module whose `OUTPUTS` holds, per kind in the order
-/// of `KINDS`, the function `(v, b, t)` that makes a decode's normalized output from the fields
-/// the JS host read (`v[b + i]`, the i-th field) and their types (`t`, 3 bits per field, 0 when
-/// absent), as an object literal: `kind`, then the fields present, in the kind's order. A
-/// literal defines its keys, so no inherited setter runs, and makes its object with all its keys
-/// at once instead of adding them one by one (js/host.js, `fields`). A required field is always
-/// written: when one is absent the decode fails and its output is never seen.
+/// The literal outputs of a family, if any of its kinds has them ([`has_literal_output`]): a
+/// module whose `OUTPUTS` holds, per kind in the order of `KINDS`, `null` or the function
+/// `(v, b, t)` that makes a decode's normalized output from the fields the JS host read
+/// (`v[b + i]`, the i-th field) and their types (`t`, 3 bits per field, 0 when absent), as an
+/// object literal: `kind`, then the fields present, in the kind's order. A literal defines its
+/// keys, so no inherited setter runs, and makes its object with all its keys at once instead of
+/// adding them one by one, each a store that V8 cannot specialize when the keys change from kind
+/// to kind (js/host.js, `fields`). A required field is always written: when one is absent the
+/// decode fails and its output is never seen.
 pub fn outputs_js(f: &FamilyDesc) -> Option<String> {
-    let optional = |k: &KindSpec| k.fields.iter().filter(|x| !x.required).count();
-    if f.kinds.iter().any(|k| optional(k) > MAX_OPTIONAL_FIELDS) {
+    if !f.kinds.iter().any(has_literal_output) {
         return None;
     }
     let mut out = format!("// {HEADER}\n");
     out.push_str(
-        "// The decode output of each kind of the family, by the optional fields present: see\n\
-         // `outputs_js` in src/surfaces/jsgen.rs.\n",
+        "// The decode output of each kind of the family that keeps two fields or more, by the\n\
+         // optional fields present (null: made key by key): see `outputs_js` in\n\
+         // src/surfaces/jsgen.rs.\n",
     );
     out.push_str("export const OUTPUTS = [\n");
     for k in f.kinds {
+        let kind = f.symbols[usize::from(k.kind.0)];
+        if !has_literal_output(k) {
+            let _ = writeln!(out, "  // {kind}\n  null,");
+            continue;
+        }
         // One literal per subset of the optional fields, chosen by their type bits.
         let optional: Vec<usize> = (0..k.fields.len()).filter(|&i| !k.fields[i].required).collect();
         let body = choose(f, k, &optional, 0);
-        let _ = writeln!(
-            out,
-            "  // {}\n  (v, b, t) => ({body}),",
-            f.symbols[usize::from(k.kind.0)]
-        );
+        let _ = writeln!(out, "  // {kind}\n  (v, b, t) => ({body}),");
     }
     out.push_str("];\n");
     Some(out)
