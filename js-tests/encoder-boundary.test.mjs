@@ -200,6 +200,17 @@ test("strings the module keeps for later answers survive a fresh instance, and a
   }
 });
 
+test("an array inside an array being built that outgrows the item stack loses nothing of the outer one", () => {
+  // The answer's arrays of three items or more are built on one stack of items; a nested array
+  // longer than its room replaces it while the outer array's items are being stored.
+  const f = FAMILIES["session-inbox"];
+  const long = (p) => Array.from({ length: 300 }, (_, i) => `${p}${i}`);
+  const command = { kind: "deliver", payloads: ["a", "b", "c", "d"].map((p) => ({ message: p, context: long(p) })) };
+  const requests = f.targets.map((target) => ({ command, target }));
+  const want = cliAnswers(f, requests);
+  assert.equal(compare(f, requests, want, "nested growth"), requests.length);
+});
+
 test("strings the encoder makes (a mirror's joined messages) keep a leading U+FEFF, kept or not", () => {
   // The coalesced mirror's message is a string of no command: it crosses as its UTF-8 bytes, which
   // a default TextDecoder would read without a leading byte order mark.

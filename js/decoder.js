@@ -25,18 +25,16 @@ let errors = null;
 /**
  * The decoder of family `f` — its generated tables (`FAMILY`, `WIRE_VERSION`, `S` symbols, `K`
  * kinds with their fields' read checks, `DETAILS` as the build packs them: one string, the details
- * after the common ones, split on "|" at the first error; `O`, if it has them, the outputs made
- * as literals, js/turn-control-outputs.js) and `X`, the name of its module's decode export — throwing an
- * `ErrorClass` and nothing else. `ErrorClass(code, message, version, path, expected)` must be a
- * subclass of WireError whose constructor only calls `super(f.FAMILY, code, …)`: a decode makes
- * its error as a WireError given ErrorClass's prototype, which is the same object without a
- * constructor call between (each one makes an error's stack capture cost more; a test holds every
- * family's decode errors equal to the ones its class makes).
+ * after the common ones, split on "|" at the first error; `O`, null or the outputs made as
+ * literals, js/turn-control-outputs.js; and `X`, the name of its module's decode export) —
+ * throwing an `ErrorClass` and nothing else. `ErrorClass(code, message, version, path,
+ * expected)` must be a subclass of WireError whose constructor only calls
+ * `super(f.FAMILY, code, …)`: a decode makes its error as a WireError given ErrorClass's
+ * prototype, which is the same object without a constructor call between (each one makes an
+ * error's stack capture cost more; a test holds every family's decode errors equal to the ones
+ * its class makes).
  */
 export function family(f, ErrorClass) {
-  // The output object of each kind and set of fields found (js/host.js, `fields`), by
-  // kind × 256 + the fields' bits: no prototype, so no key of it is ever inherited.
-  f.T = Object.create(null);
   let failure = null;
   let module = null;
   let wasm = null;

@@ -619,7 +619,8 @@ function runTape(w, targetText) {
 
 // The materializer's state: the answer's words, numbers and new strings' bytes (positions in
 // the views), and the command's strings. Arrays are built from a stack of their items (`ITEMS`,
-// always packed, so storing into it never reaches a prototype), copied out by `slice`; objects
+// always packed, so storing into it never reaches a prototype), copied out by `slice` (which
+// finds no `constructor` on it, so it asks no species for the copy); objects
 // get their keys by assignment, or by definition where a prototype has the key: neither runs an
 // inherited setter, as JSON.parse never does (short arrays are literals, which define theirs).
 let OP = 0, FP = 0, BP = 0, STRS = null, TOP = 0;
@@ -672,7 +673,8 @@ function value() {
       if (base + n > ITEMS.length) ITEMS = itemStack(2 * (base + n));
       TOP = base + n;
       for (let i = 0; i < n; i++) {
-        ITEMS[base + i] = value();
+        const x = value(); // first: a nested array may replace ITEMS
+        ITEMS[base + i] = x;
       }
       const items = ITEMS.slice(base, base + n);
       ITEMS.fill(0, base, base + n);
