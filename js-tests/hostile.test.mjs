@@ -5,10 +5,11 @@
 // build one, the engine's own RangeError) and keeps working afterwards.
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import vm from "node:vm";
-import { canon, cases, DECODE_DIRS, decodeExpectation, hookwire, pkgDir } from "./helpers.mjs";
+import { canon, cases, DECODE_DIRS, decodeExpectation, hookwire, pkgDir, root } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
 const encoder = require(join(pkgDir, "encoder.cjs"));
@@ -141,6 +142,59 @@ test("every decode fixture decodes the same under polluted prototypes (values an
     assert.equal(got(withValues[i]), got(pristine[i]), `${c.name} with polluted values`);
     assert.equal(got(withSetters[i]), got(pristine[i]), `${c.name} with inherited setters`);
   }
+});
+
+test("descriptor and option keys on Object.prototype (get, set, value, shared, maximum, …) change no decode or encode, nor a fresh start", () => {
+  // Every descriptor and option object the packages make has no prototype: one made with
+  // Object.prototype would inherit these (a polluted `get` makes a data descriptor throw; a
+  // polluted `shared` or `maximum` makes a memory throw, or a smaller one).
+  const POLLUTION = { get: () => 1, set: () => {}, value: "polluted", writable: false, enumerable: false, configurable: false, shared: true, maximum: 1, cause: "polluted" };
+  const inbox = DECODE_DIRS.flatMap((d) => cases(d)).map((c) => c.input);
+  const turn = [
+    { kind: "turn-result", version: 1, action: { kind: "stop" }, bufferedDeliveries: [{ a: 1 }] },
+    { kind: "turn-result", action: { kind: "reply" } },
+    { kind: "turn-delivery-request", version: 1, continuationToken: "c", inboxToken: "i", requestId: "r" },
+    { kind: "turn-error", version: 1, error: { message: "m" } },
+  ];
+  const bytes = new Uint8Array([1, 2, 3]);
+  const commands = [
+    ...JSON.parse(readFileSync(join(root, "bench", "commands.json"), "utf8")).commands,
+    // An answer array longer than the encoder's item stack, inside an array being built.
+    { kind: "deliver", payloads: ["a", "b", "c"].map((p) => ({ message: p, context: Array.from({ length: 400 }, (_, i) => `${p}${i}`) })) },
+    { kind: "send", payload: { message: [{ type: "image", image: bytes }] } },
+  ];
+  const answer = (f) => {
+    try {
+      return { ok: f() };
+    } catch (e) {
+      return { error: e instanceof hookwire.WireError ? e.code : `${e && e.name}: ${e && e.message}` };
+    }
+  };
+  const run = () => ({
+    inbox: inbox.map((v) => answer(() => decode(v))),
+    turn: turn.map((v) => answer(() => turnControl.decode(v))),
+    encoded: commands.map((c) => answer(() => encoder.encode(c))),
+    // A decode and an encode that unwind through their modules (the stack runs out): the next
+    // ones start fresh instances, with fresh memories, under the pollution.
+    storm: (atEveryDepth(() => decode(DELIVER)), atEveryDepth(() => encoder.encode({ kind: "clear" })), answer(() => [decode(DELIVER), encoder.encode({ kind: "clear" })])),
+  });
+  const pristine = run();
+  let polluted;
+  try {
+    for (const [k, v] of Object.entries(POLLUTION)) Object.prototype[k] = v;
+    polluted = run();
+  } finally {
+    for (const k of Object.keys(POLLUTION)) delete Object.prototype[k];
+  }
+  const text = (r) => (r.ok !== undefined ? canon(r.ok) : r.error);
+  for (const part of ["inbox", "turn", "encoded"]) {
+    for (const [i, r] of pristine[part].entries()) assert.equal(text(polluted[part][i]), text(r), `${part} ${i}`);
+  }
+  assert.ok(pristine.encoded.every((r) => r.ok !== undefined || typeof r.error === "string"));
+  assert.equal(polluted.encoded.at(-1).ok.payloads[0].message[0].image, bytes, "the binary, by reference");
+  assert.deepEqual(polluted.storm, pristine.storm);
+  assert.ok(pristine.storm.ok, JSON.stringify(pristine.storm));
+  healthy();
 });
 
 test("decode reads own properties only: nothing inherited becomes a kind, a version or a field", () => {
@@ -419,6 +473,36 @@ test("negotiate rejects with the family's error only", async () => {
   assert.deepEqual(turn(() => encoder.turnControl.negotiate({}, null)), turn(() => encoder.turnControl.negotiate({})));
   assert.equal(turn(() => encoder.turnControl.negotiate({}, { writeAtMost: 1n })).code, "INVALID_REQUEST");
   assert.equal(turn(() => encoder.turnControl.negotiate({}, revoked)).code, "INVALID_REQUEST");
+});
+
+test("a negotiation's errors name its own command's places, whatever encodes while it waits", async () => {
+  // The module runs out of stack on a hook's deep metadata: the error names the deepest place of
+  // the command being negotiated (as it did before the walk's buffers were shared between
+  // commands), not that of a command encoded during the lookup.
+  const nested = (n, k) => {
+    let o = {};
+    for (let i = 0; i < n; i++) o = { [k]: o };
+    return o;
+  };
+  const command = { kind: "send", payload: { message: "m", d: nested(5, "a") } };
+  let overflowed = 0;
+  for (const n of [2500, 3000, 3500, 4000]) {
+    const lookup = async (token) => {
+      encoder.encode({ kind: "send", payload: { message: "m", q: nested(8, "q") } });
+      return { token, runId: "r", metadata: nested(n, "m") };
+    };
+    const r = await encoder.negotiate(command, { token: "t" }, lookup).then(
+      () => null,
+      (e) => e,
+    );
+    if (r === null) continue;
+    assert.ok(r instanceof SessionInboxWireError, `${r && r.stack}`);
+    if (r.code === "INVALID") {
+      overflowed++;
+      assert.equal(r.path, "/payloads/0/d/a/a/a/a/a");
+    }
+  }
+  assert.ok(overflowed > 0, "no size made the module run out of stack");
 });
 
 test("encode reads each property of a command once, and returns the very action it checked", () => {

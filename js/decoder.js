@@ -53,7 +53,7 @@ export function family(f, ErrorClass) {
     // The first instance takes the memory the start made (the inline entries unpacked the
     // module's text in it); a later one gets a fresh memory, so a decode still running on the
     // instance it replaces keeps its stack.
-    memory = host[0] = first ?? new WebAssembly.Memory({ initial: PAGES });
+    memory = host[0] = first ?? new WebAssembly.Memory({ __proto__: null, initial: PAGES });
     first = null;
     wasm = new WebAssembly.Instance(module, IMPORTS).exports;
     run = wasm[f.X];

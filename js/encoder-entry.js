@@ -628,7 +628,7 @@ let OP = 0, FP = 0, BP = 0, STRS = null, TOP = 0;
  * The item stack, `n` long: the items below TOP kept, the rest 0. Every index is its own, so
  * storing into it never reaches a prototype.
  */
-const itemStack = (n) => defineProperty(Array.from({ length: n }, (_, i) => (i < TOP ? ITEMS[i] : 0)), "constructor", { value: undefined });
+const itemStack = (n) => defineProperty(Array.from({ length: n }, (_, i) => (i < TOP ? ITEMS[i] : 0)), "constructor", { __proto__: null, value: undefined });
 let ITEMS = itemStack(256);
 const OBJECT_PROTOTYPE = Object.prototype;
 
@@ -746,7 +746,7 @@ function restore(root, binaries, token) {
       if (typeof x === "string" && x.startsWith(token)) {
         const b = binaries[Number(x.slice(token.length))];
         // The answer comes from JSON.parse: an own "__proto__" key must stay a key.
-        Object.defineProperty(v, k, { value: b, writable: true, enumerable: true, configurable: true });
+        Object.defineProperty(v, k, { __proto__: null, value: b, writable: true, enumerable: true, configurable: true });
       } else if (x !== null && typeof x === "object") {
         todo[todo.length] = x;
       }
@@ -853,6 +853,11 @@ const ceilingOf = (w) => (w === undefined || w === null ? null : typeof w === "n
 export async function negotiate(command, destination, lookup, options = {}) {
   const c = commandTape(command);
   const commandJson = tapeText(c);
+  // The negotiation outlives the walk's buffers (a lookup may encode, or another negotiation
+  // run): it keeps its own copy of the deepest place the walk reached, which an error names.
+  const deep = bare();
+  for (let i = 0; i < c.deepest; i++) deep[i] = c.deep[i];
+  c.deep = deep;
   release(c);
   let request;
   try {

@@ -19,7 +19,7 @@ export class SessionInboxWireError extends WireError {
   }
 }
 // The family and the class name come from the generated tables (their Rust description).
-Object.defineProperty(SessionInboxWireError.prototype, "name", { value: ERROR_CLASS, writable: true, configurable: true });
+Object.defineProperty(SessionInboxWireError.prototype, "name", { __proto__: null, value: ERROR_CLASS, writable: true, configurable: true });
 
 /**
  * The family as the decoder core takes it; `O` null: no kind of it has its output made as a

@@ -16,7 +16,7 @@ export class TurnControlWireError extends WireError {
   }
 }
 // The family and the class name come from the generated tables (their Rust description).
-Object.defineProperty(TurnControlWireError.prototype, "name", { value: ERROR_CLASS, writable: true, configurable: true });
+Object.defineProperty(TurnControlWireError.prototype, "name", { __proto__: null, value: ERROR_CLASS, writable: true, configurable: true });
 
 /**
  * The family as the decoder core takes it; `O`, the outputs made as literals of those of its kinds

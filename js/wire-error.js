@@ -4,8 +4,11 @@
 // symbol rather than in a module they would each copy). `family` and `code` are on every error.
 const KEY = Symbol.for("hookwire.WireError");
 
-/** Own data properties, defined (an assignment could run a setter on Object.prototype). */
-export const define = (o, k, value) => Object.defineProperty(o, k, { value, writable: true, enumerable: true, configurable: true });
+/**
+ * Own data properties, defined (an assignment could run a setter on Object.prototype), by a
+ * descriptor without a prototype (one with Object.prototype would inherit a polluted `get`).
+ */
+export const define = (o, k, value) => Object.defineProperty(o, k, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
 
 class WireErrorBase extends Error {
   // Class fields are defined (own data properties, before the constructor's body runs), so
@@ -26,7 +29,7 @@ class WireErrorBase extends Error {
     this.expected = expected;
   }
 }
-Object.defineProperty(WireErrorBase.prototype, "name", { value: "WireError", writable: true, configurable: true });
+Object.defineProperty(WireErrorBase.prototype, "name", { __proto__: null, value: "WireError", writable: true, configurable: true });
 
 /** The base of every family's error class. */
 export const WireError = globalThis[KEY] ?? (globalThis[KEY] = WireErrorBase);
