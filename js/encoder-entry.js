@@ -42,9 +42,10 @@ const turnNegotiate = (request) => negotiate_json(TURN.family, request);
 /**
  * A new array without a prototype (or `a`, its prototype removed): storing at any index of it,
  * past its end included, never meets a setter that an index on Array.prototype or
- * Object.prototype carries, and copying it looks up no `Symbol.species` (it has no
- * `constructor`). The walk's and the answer's own arrays are all made so, and use the array
- * methods below, taken when this module loads.
+ * Object.prototype carries. The walk's own arrays are made so (and so are a few the answer
+ * uses); having no methods, they are filled and joined by the array methods below, taken when
+ * this module loads. The answer's item stack (`ITEMS`) is an ordinary array whose every index
+ * is its own.
  */
 function bare(a = []) {
   return Object.setPrototypeOf(a, null);
