@@ -11,8 +11,8 @@ import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { median, slice } from "./slices.mjs";
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 if (process.argv[2] === "--one") {
   // One process of one build: the median ns per decode of every class, as one JSON line.
@@ -21,17 +21,6 @@ if (process.argv[2] === "--one") {
   const dir = process.argv[3];
   const inbox = require(`${dir}/hookwire.cjs`).decode;
   const turn = require(`${dir}/turn-control.cjs`).decode;
-  const slice = (op, ms) => {
-    let count = 0;
-    const start = performance.now();
-    let now = start;
-    while (now - start < ms) {
-      for (let i = 0; i < 64; i++) op();
-      count += 64;
-      now = performance.now();
-    }
-    return ((now - start) * 1e6) / count;
-  };
   const cases = [
     ...Object.entries(VALID).map(([name, v]) => [name, () => inbox(v)]),
     ...Object.entries(TURN_VALID).map(([name, v]) => [`turn control: ${name}`, () => turn(v)]),

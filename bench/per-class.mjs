@@ -7,24 +7,12 @@
 import { REJECTS, TURN_REJECTS, TURN_VALID, VALID } from "./classes.mjs";
 import { TURN_DECODERS } from "./contenders/turn-control.mjs";
 import { CONTENDERS } from "./mix.mjs";
+import { median, slice } from "./slices.mjs";
 
 const rounds = Number(process.argv[2] ?? 21);
 const decoders = {};
 for (const c of CONTENDERS) decoders[c] = (await import(`./contenders/${c}.mjs`)).decode;
 
-/** Nanoseconds per call of `op`, over a slice of about `ms` milliseconds. */
-function slice(op, ms) {
-  let count = 0;
-  const start = performance.now();
-  let now = start;
-  while (now - start < ms) {
-    for (let i = 0; i < 64; i++) op();
-    count += 64;
-    now = performance.now();
-  }
-  return ((now - start) * 1e6) / count;
-}
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 function measure(cases, ops) {
   const out = {};
