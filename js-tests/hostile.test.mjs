@@ -475,34 +475,36 @@ test("negotiate rejects with the family's error only", async () => {
   assert.equal(turn(() => encoder.turnControl.negotiate({}, revoked)).code, "INVALID_REQUEST");
 });
 
-test("a negotiation's errors name its own command's places, whatever encodes while it waits", async () => {
-  // The module runs out of stack on a hook's deep metadata: the error names the deepest place of
-  // the command being negotiated (as it did before the walk's buffers were shared between
-  // commands), not that of a command encoded during the lookup.
+test("a lookup answering a hook with metadata past 1,000 levels is LOOKUP_FAILED, whatever encodes while it waits", async () => {
+  // The module would run out of stack on such metadata, and the error then named the deepest
+  // place of the command (after an encode during the lookup, even another command's, since the
+  // walks' buffers are shared).
   const nested = (n, k) => {
     let o = {};
     for (let i = 0; i < n; i++) o = { [k]: o };
     return o;
   };
   const command = { kind: "send", payload: { message: "m", d: nested(5, "a") } };
-  let overflowed = 0;
-  for (const n of [2500, 3000, 3500, 4000]) {
+  for (const n of [10, 500, 1000, 1001, 3000, 5000]) {
     const lookup = async (token) => {
       encoder.encode({ kind: "send", payload: { message: "m", q: nested(8, "q") } });
       return { token, runId: "r", metadata: nested(n, "m") };
     };
     const r = await encoder.negotiate(command, { token: "t" }, lookup).then(
-      () => null,
+      (ok) => ({ ok }),
       (e) => e,
     );
-    if (r === null) continue;
-    assert.ok(r instanceof SessionInboxWireError, `${r && r.stack}`);
-    if (r.code === "INVALID") {
-      overflowed++;
-      assert.equal(r.path, "/payloads/0/d/a/a/a/a/a");
+    if (n <= 1000) {
+      // Metadata within the limit is read: the hook has no capability, so version 0.
+      assert.deepEqual(r.ok?.target, { variant: "send", version: 0 }, `${n}: ${r && r.stack}`);
+      continue;
     }
+    // Deeper metadata is a failed lookup, never an error about the command (the module would
+    // have run out of stack on it and blamed the command's deepest place).
+    assert.ok(r instanceof SessionInboxWireError, `${n}: ${r && r.stack}`);
+    assert.equal(r.code, "LOOKUP_FAILED", `${n}: ${r.message}`);
+    assert.match(r.message, /metadata nests more than 1000 levels deep|reading the hook threw/);
   }
-  assert.ok(overflowed > 0, "no size made the module run out of stack");
 });
 
 test("encode reads each property of a command once, and returns the very action it checked", () => {

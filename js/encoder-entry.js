@@ -764,7 +764,8 @@ function restore(root, binaries, token) {
  * Limits of the JS encoder (each INVALID with the path where it is crossed): a command nests at
  * most 1,000 levels deep (the native CLI reads up to 131,072), and less when the caller's stack
  * is nearly used up ("nested too deeply"); its JSON text is at most 2^27 (134,217,728) UTF-16
- * code units long.
+ * code units long. A hook a negotiation's lookup answers with metadata nested deeper than 1,000
+ * levels is a failed lookup (LOOKUP_FAILED).
  */
 /**
  * The target is checked before the command (contract §16): an unsupported target is
@@ -817,17 +818,41 @@ function move(request, command) {
   return answer;
 }
 
-/** What the state machine is told a lookup found: a hook's fields, "none", or a failure. */
+/**
+ * What the state machine is told a lookup found: a hook's fields, "none", or a failure. A hook
+ * whose metadata nests deeper than a command may (MAX_DEPTH) is a failure: the module would run
+ * out of stack on it, and the error would then blame the command.
+ */
 function found(hook) {
   if (hook === null || hook === undefined) return { hook: null };
   if (typeof hook !== "object") return { hook };
   try {
     const fields = { token: hook.token ?? null, runId: hook.runId ?? null, metadata: hook.metadata ?? null };
-    JSON.stringify(fields);
+    const text = JSON.stringify(fields);
+    // The metadata's own objects start at the second level of the text; as in a command, one at
+    // depth MAX_DEPTH below its root is the deepest allowed.
+    if (nestsDeeper(text, MAX_DEPTH + 2)) return { failed: `the hook's metadata nests more than ${MAX_DEPTH} levels deep` };
     return { hook: fields };
   } catch (e) {
     return { failed: `reading the hook threw (${why(e)})` };
   }
+}
+
+/** Whether the JSON text `text` nests more than `depth` levels deep (brackets in strings skipped). */
+function nestsDeeper(text, depth) {
+  let level = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // a backslash: the next character is escaped
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++level > depth) return true;
+    } else if (c === 125 || c === 93) level--;
+  }
+  return false;
 }
 
 /** The stable inbox token of a run (`template` defaults to `eve:session:{runId}:inbox`). */
