@@ -1,4 +1,5 @@
-// Two builds of pkg/ side by side, per value class of ./classes.mjs (both families):
+// Two builds of pkg/ side by side, per value class of ./classes.mjs (both families, valid values
+// and rejects):
 // `node bench/ab.mjs OLD_DIR NEW_DIR [PROCESSES]`, each directory a copy of pkg/ (say, one built
 // at the revision before a change and one after). Each build runs in its own fresh processes, the
 // two alternating (PROCESSES each, default 8), so drift and other load hit them alike and neither
@@ -16,14 +17,25 @@ import { median, slice } from "./slices.mjs";
 
 if (process.argv[2] === "--one") {
   // One process of one build: the median ns per decode of every class, as one JSON line.
-  const { TURN_VALID, VALID } = await import("./classes.mjs");
+  const { REJECTS, TURN_REJECTS, TURN_VALID, VALID } = await import("./classes.mjs");
   const require = createRequire(import.meta.url);
   const dir = process.argv[3];
   const inbox = require(`${dir}/hookwire.cjs`).decode;
   const turn = require(`${dir}/turn-control.cjs`).decode;
+  /** A reject's decode: it must throw (the error is not checked here: the tests do). */
+  const refused = (decode, v) => () => {
+    try {
+      decode(v);
+    } catch {
+      return;
+    }
+    throw new Error("a reject decoded");
+  };
   const cases = [
     ...Object.entries(VALID).map(([name, v]) => [name, () => inbox(v)]),
     ...Object.entries(TURN_VALID).map(([name, v]) => [`turn control: ${name}`, () => turn(v)]),
+    ...Object.entries(REJECTS).map(([name, [v]]) => [`reject: ${name}`, refused(inbox, v)]),
+    ...Object.entries(TURN_REJECTS).map(([name, [v]]) => [`turn control reject: ${name}`, refused(turn, v)]),
   ];
   for (const [, op] of cases) slice(op, 50);
   const out = {};
@@ -43,6 +55,6 @@ if (process.argv[2] === "--one") {
   console.log(`${processes} processes each, ns per decode (median over processes of the median of 11 slices)`);
   for (const name of Object.keys(runs.old[0])) {
     const [a, b] = [median(runs.old.map((r) => r[name])), median(runs.new.map((r) => r[name]))];
-    console.log(`${name.padEnd(40)} old ${a.toFixed(0).padStart(6)}  new ${b.toFixed(0).padStart(6)}  new/old ${(b / a).toFixed(3)}×`);
+    console.log(`${name.padEnd(48)} old ${a.toFixed(0).padStart(6)}  new ${b.toFixed(0).padStart(6)}  new/old ${(b / a).toFixed(3)}×`);
   }
 }
