@@ -97,9 +97,10 @@ export interface Negotiated<H extends InspectedHook> {
  * Choose the target a receiver understands (contract §12). `lookup` is the caller's
  * getHookByToken: it resolves to the hook, or to null/undefined when there is none; if it throws
  * or rejects, negotiation refuses with LOOKUP_FAILED (a failure is never taken for "not found";
- * do not catch it into null). The rules run in the wasm module; this function only performs the
- * lookups it asks for. Rejects with SessionInboxWireError (UNSUPPORTED_TARGET, RUN_MISMATCH,
- * HOOK_NOT_FOUND, LOOKUP_FAILED) before anything is written.
+ * do not catch it into null), as it does for a hook whose metadata nests more than 1,000 levels
+ * deep. The rules run in the wasm module; this function only performs the lookups it asks for.
+ * Rejects with SessionInboxWireError (UNSUPPORTED_TARGET, RUN_MISMATCH, HOOK_NOT_FOUND,
+ * LOOKUP_FAILED) before anything is written.
  */
 export declare function negotiate<H extends InspectedHook>(
   command: SessionInboxCommand | { readonly kind: string },
