@@ -828,10 +828,9 @@ function found(hook) {
   if (typeof hook !== "object") return { hook };
   try {
     const fields = { token: hook.token ?? null, runId: hook.runId ?? null, metadata: hook.metadata ?? null };
-    const text = JSON.stringify(fields);
-    // The metadata's own objects start at the second level of the text; as in a command, one at
-    // depth MAX_DEPTH below its root is the deepest allowed.
-    if (nestsDeeper(text, MAX_DEPTH + 2)) return { failed: `the hook's metadata nests more than ${MAX_DEPTH} levels deep` };
+    JSON.stringify(fields);
+    // As in a command, an object at depth MAX_DEPTH below the metadata's root is the deepest allowed.
+    if (nestsDeeper(JSON.stringify(fields.metadata), MAX_DEPTH + 1)) return { failed: `the hook's metadata nests more than ${MAX_DEPTH} levels deep` };
     return { hook: fields };
   } catch (e) {
     return { failed: `reading the hook threw (${why(e)})` };
