@@ -6,7 +6,8 @@ import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { test } from "node:test";
-import { canon, cases, ENCODE_DIRS, encodeExpectation, frozenOutput, hookwire, hookwireBin, pkgDir, TARGETS } from "./helpers.mjs";
+import { readdirSync, readFileSync } from "node:fs";
+import { canon, cases, ENCODE_DIRS, encodeExpectation, frozenOutput, hookwire, hookwireBin, pkgDir, root, TARGETS } from "./helpers.mjs";
 
 const encoder = createRequire(import.meta.url)(join(pkgDir, "encoder.cjs"));
 
@@ -196,4 +197,30 @@ test("the write ceiling keeps a rollout rollback-safe", async () => {
   }
   assert.equal(encoder.stableInboxToken("run-1"), "eve:session:run-1:inbox");
   assert.equal(encoder.stableInboxToken("run-1", "inbox/{runId}"), "inbox/run-1");
+});
+
+test("every call gives back the blocks of the module's arena, so the next one starts it over", async () => {
+  const tc = (dir) =>
+    readdirSync(join(root, "fixtures", "turn-control", dir))
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => JSON.parse(readFileSync(join(root, "fixtures", "turn-control", dir, f), "utf8")));
+  const all = () => {
+    for (const c of ENCODE_DIRS.flatMap((d) => cases(d))) for (const target of Object.values(TARGETS)) result(c.command, target);
+    for (const c of tc("encode")) {
+      for (const target of [{ version: 0 }, { version: 1 }]) {
+        try {
+          encoder.turnControl.encode(c.command, target);
+        } catch {}
+      }
+    }
+  };
+  all();
+  await encoder.negotiate({ kind: "clear" }, { token: "c" }, () => ({ token: "c", runId: "r", metadata: { sessionInboxWireVersion: 3 } }));
+  encoder.turnControl.negotiate({ turnControlWireVersion: 1 });
+  // A block made on first use and kept (a table computed once) would be held here for good, and
+  // every call after the arena filled up would take its memory from the system allocator.
+  assert.equal(encoder.memoryStats().arenaBlocks, 0);
+  const before = encoder.memoryStats();
+  for (let i = 0; i < 40; i++) all();
+  assert.deepEqual(encoder.memoryStats(), before);
 });

@@ -16,7 +16,7 @@
 // lying about what they are, commands too deep for the stack or too long for a string. (Only a
 // caller that leaves no stack to build an error gets the engine's RangeError.) Each property of a
 // command is read once, and the module is instantiated afresh after anything unwinds through it.
-import { __wbg_set_wasm, encode_json, negotiate_json, tape_encode, tape_reserve, tape_target } from "hookwire:glue";
+import { __wbg_set_wasm, arena_blocks, encode_json, negotiate_json, tape_encode, tape_reserve, tape_target } from "hookwire:glue";
 import { exportsOf, IMPORTS, WASM_BASE64 } from "hookwire:wasm";
 import { HOOK_METADATA_KEY, SessionInboxWireError, WireError, WIRE_VERSION } from "./hookwire.cjs";
 import { CAPABILITY_KEY, TurnControlWireError, WIRE_VERSION as TURN_CONTROL_WIRE_VERSION } from "./turn-control.cjs";
@@ -64,20 +64,26 @@ const KNOWN = bare();
 /** Whether something unwound through the instance: the next call starts a fresh one. */
 let stale = false;
 
-/** Instantiate the module (again, after an exception or a trap left the old instance suspect). */
+/**
+ * Instantiate the module (again, after an exception or a trap left the old instance suspect).
+ * Its start function (the externref table, then the tables the families' encoders keep) can run
+ * out of stack too: everything this file knows of the old instance is dropped before it runs,
+ * and the instance counts as started only once it has returned (else the next call starts over).
+ */
 function start() {
   const previous = instance;
+  stale = true;
   instance = exportsOf(new WebAssembly.Instance(module, IMPORTS).exports);
   __wbg_set_wasm(instance);
-  instance.__wbindgen_start?.();
   // The glue keeps a view of the memory and renews it only once that view's buffer is detached:
   // growing the old memory by nothing detaches it.
   previous?.memory.grow(0);
-  stale = false;
   // What the tape boundary knows of an instance starts over with it.
   tapeTargets.clear();
   room = { ops: -1, nums: -1, bytes: -1, at: 0, numsAt: 0, textAt: 0 };
   KNOWN.length = 0;
+  instance.__wbindgen_start?.();
+  stale = false;
 }
 start();
 
@@ -964,4 +970,13 @@ export const turnControl = {
     return answer.ok.target;
   },
 };
+/**
+ * The encoder module's own memory: its linear memory in bytes, and the blocks of its per-call
+ * arena held between calls (0: a call gives back every block it took, so the next one starts
+ * the arena over; what the module keeps for good, it makes outside the arena).
+ */
+export function memoryStats() {
+  if (stale) start();
+  return { memoryBytes: instance.memory.buffer.byteLength, arenaBlocks: arena_blocks() };
+}
 export { encoderSchema } from "./encoder-schema.js";

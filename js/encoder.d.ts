@@ -143,3 +143,10 @@ export declare function encoderSchema<const T extends TurnControlTarget = { read
   readonly target?: T;
   readonly family: "turn-control";
 }): HookwireSchema<TurnControlCommand, TurnControlWireFor<T["version"]>>;
+
+/**
+ * The encoder module's own memory: its linear memory in bytes, and the blocks of its per-call
+ * arena held between calls (0: a call gives back every block it took, so the next one starts
+ * the arena over).
+ */
+export declare function memoryStats(): { readonly memoryBytes: number; readonly arenaBlocks: number };

@@ -105,8 +105,8 @@ pub use contract::{artifacts, conformance, evolve, guard};
 /// The registration: every family this build knows, by the name of its folder under
 /// `src/families/`. It declares the family's module (re-exported at the root: `hookwire::<family>`),
 /// makes `FAMILIES` (the CLI, the generators and the shared checks take a family from it) and,
-/// for the encoder's wasm module, `ENCODERS`: only the two entry points that module calls, so
-/// that it links nothing else of a family (its generators, its schemas).
+/// for the encoder's wasm module, `ENCODERS`: only the entry points that module calls, so that it
+/// links nothing else of a family (its generators, its schemas).
 macro_rules! register {
     ($($family:ident),* $(,)?) => {
         /// The families: each one's decoder, encoder, negotiation and typed commands and values.
@@ -120,14 +120,15 @@ macro_rules! register {
         #[cfg(feature = "std")]
         pub static FAMILIES: &[&family::FamilyDesc] = &[$(&$family::FAMILY),*];
 
-        /// Each family's name, its encoder's text answer and one move of its negotiation.
+        /// What the encoder's wasm module calls of each family.
         #[cfg(all(feature = "wasm-encoder", target_arch = "wasm32"))]
-        #[allow(clippy::type_complexity)]
-        static ENCODERS: &[(
-            &str,
-            fn(&serde_json::Value, &serde_json::Value, &mut String),
-            fn(&serde_json::Value) -> serde_json::Value,
-        )] = &[$(($family::FAMILY.registry.name, $family::FAMILY.encode_text, $family::FAMILY.negotiate_step)),*];
+        static ENCODERS: &[surfaces::wasm_encoder::Encoder] = &[$(surfaces::wasm_encoder::Encoder {
+            name: $family::FAMILY.registry.name,
+            encode: $family::FAMILY.encode,
+            encode_text: $family::FAMILY.encode_text,
+            negotiate_step: $family::FAMILY.negotiate_step,
+            prepare: $family::FAMILY.prepare,
+        }),*];
     };
 }
 

@@ -121,6 +121,7 @@ static ECHO: FamilyDesc = FamilyDesc {
     decode,
     encode,
     encode_text,
+    prepare: || {},
     negotiate,
     negotiate_step: |r| negotiate(r, 1),
     removable: &[],
@@ -292,6 +293,28 @@ fn the_shared_encode_invariant_catches_a_bad_writer() {
     fn lax(command: Value, _: &Value) -> Answer {
         Answer::Ok(json!({"kind": command["kind"].clone(), "version": 1, "extra": true}))
     }
-    static LAX: FamilyDesc = FamilyDesc { encode: lax, ..ECHO };
+    fn lax_text(command: &Value, target: &Value, out: &mut String) {
+        out.push_str(&lax(command.clone(), target).to_text());
+    }
+    static LAX: FamilyDesc = FamilyDesc {
+        encode: lax,
+        encode_text: lax_text,
+        ..ECHO
+    };
     hookwire::invariants::check_encode_for(&LAX, &json!({"kind": "ping"}), &json!({"version": 1}));
+}
+
+/// A family whose text answer is not its answer's canonical text breaks the shared invariant:
+/// the CLI (`encode_text`) and the JS encoder (`encode`) would disagree.
+#[test]
+#[should_panic(expected = "encode_text differs from encode")]
+fn the_shared_encode_invariant_catches_a_text_that_is_not_the_answer() {
+    fn spaced(command: &Value, target: &Value, out: &mut String) {
+        out.push_str(&serde_json::to_string_pretty(&encode(command.clone(), target).to_json()).unwrap());
+    }
+    static SPACED: FamilyDesc = FamilyDesc {
+        encode_text: spaced,
+        ..ECHO
+    };
+    hookwire::invariants::check_encode_for(&SPACED, &json!({"kind": "ping"}), &json!({"version": 1}));
 }

@@ -60,6 +60,15 @@ pub fn check_decode(f: &FamilyDesc, v: &Value) {
 /// Answers the wire value, if one was written.
 pub fn check_encode_for(f: &FamilyDesc, command: &Value, target: &Value) -> Option<Value> {
     let answer = (f.encode)(command.clone(), target).to_json();
+    // The answer as text (`encode --lines`) is the answer's canonical text: the JS encoder runs
+    // `encode`, the CLI `encode_text`.
+    let mut text = String::new();
+    (f.encode_text)(command, target, &mut text);
+    assert_eq!(
+        text,
+        crate::canonical::to_string(&answer),
+        "encode_text differs from encode"
+    );
     let m = answer.as_object().expect("an answer is an object");
     assert_eq!(m.len(), 1, "one of ok | error: {answer}");
     if let Some(e) = m.get("error") {

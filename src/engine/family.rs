@@ -89,6 +89,10 @@ pub struct FamilyDesc {
     /// The same answer as canonical text, appended to the buffer (what `encode --lines` and the
     /// encoder's wasm export write; a family may write it without building the answer).
     pub encode_text: fn(&serde_json::Value, &serde_json::Value, &mut String),
+    /// Make what its encoder otherwise makes on first use and keeps (tables computed once per
+    /// build), so that a caller whose memory lives per call (the wasm encoder's arena, which
+    /// starts over only when none of its blocks is live) can have them made where they may stay.
+    pub prepare: fn(),
     /// Answer one `negotiate --lines` request with a write ceiling (1 ..= current).
     pub negotiate: fn(&serde_json::Value, u32) -> serde_json::Value,
     /// One move of its negotiation for the JS encoder, request and answer as JSON: an `ok` or

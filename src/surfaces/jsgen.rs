@@ -401,8 +401,19 @@ pub fn encoder_declarations(families: &[&FamilyDesc]) -> String {
     for f in families {
         out.push_str(&(f.js.encoder_declarations)());
     }
+    out.push_str(ENCODER_MEMORY);
     out
 }
+
+/// The encoder entry's `memoryStats`, which no family owns.
+const ENCODER_MEMORY: &str = "
+/**
+ * The encoder module's own memory: its linear memory in bytes, and the blocks of its per-call
+ * arena held between calls (0: a call gives back every block it took, so the next one starts
+ * the arena over).
+ */
+export declare function memoryStats(): { readonly memoryBytes: number; readonly arenaBlocks: number };
+";
 
 /// `js/encoder-contract.js`: what the JS encoder entry knows of each family, generated so no JS
 /// copy can drift — its name, current version and targets, the places of its current wire value

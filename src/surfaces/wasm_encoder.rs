@@ -4,10 +4,10 @@
 //! The JS side (`js/encoder-entry.js`) checks a producer's command for JSON-ness (with paths,
 //! setting binary values aside) and writes it as a tape (`super::tape`) into buffers this module
 //! keeps (`tape_reserve`); `tape_encode` reads it into a value without a JSON parser, runs the
-//! family's text encoder on it — exactly what one `hookwire --family F encode --lines` line
-//! runs, so the two cannot differ — and hands a wire value back as a tape transcribed from that
-//! text (strings the command carried named by number, so JS gives back its own), anything else
-//! as the text. Targets are named once per instance (`tape_target`). `encode_json` and
+//! family's encoder on it — whose answer's canonical text is what one `hookwire --family F
+//! encode --lines` line writes (`invariants::check_encode_for` holds the two equal) — and hands
+//! a wire value back as a tape written from that value (strings the command carried named by
+//! number, so JS gives back its own), anything else as its text. Targets are named once per instance (`tape_target`). `encode_json` and
 //! `negotiate_json` take and answer JSON text (the target check and negotiation). Each export
 //! takes the family by name, as the CLI does. Server and step code only: the workflow-safe
 //! decoder never links this.
@@ -134,6 +134,22 @@ unsafe impl GlobalAlloc for Arena {
     }
 }
 
+/// Run when an instance is made (JS calls it first): what a family's encoder keeps once made is
+/// made here, outside the arena. A block of it in the arena would stay live, and the arena would
+/// never start over again (every call after it filled up would go to the system allocator).
+#[wasm_bindgen(start)]
+fn start() {
+    persistent(|| crate::ENCODERS.iter().for_each(|e| (e.prepare)()));
+}
+
+/// The arena's blocks that are live: between calls, none (each call gives back what it took, so
+/// the next one starts at the arena's start).
+#[wasm_bindgen]
+pub fn arena_blocks() -> u32 {
+    // SAFETY: single-threaded (see `Sync` above); a plain read.
+    unsafe { (*ALLOC.0.get()).live as u32 }
+}
+
 fn parse(text: &str) -> Option<Value> {
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
@@ -144,13 +160,26 @@ fn bad_request(message: &str) -> String {
     Answer::transport(Transport::InvalidRequest, message).to_text()
 }
 
-type Entry = (&'static str, fn(&Value, &Value, &mut String), fn(&Value) -> Value);
+/// What this module calls of a family (`lib.rs` registers one per family as `ENCODERS`): the
+/// entries of its `FamilyDesc` by the same names.
+pub struct Encoder {
+    /// The family's name.
+    pub name: &'static str,
+    /// Encode a command for a target given as JSON.
+    pub encode: fn(Value, &Value) -> Answer,
+    /// The same answer as canonical text.
+    pub encode_text: fn(&Value, &Value, &mut String),
+    /// One move of its negotiation.
+    pub negotiate_step: fn(&Value) -> Value,
+    /// Make what its encoder keeps once made (run once, outside the arena).
+    pub prepare: fn(),
+}
 
 /// The registered family named `name`: its encoder's text answer and its negotiation's move.
-fn family(name: &str) -> Result<&'static Entry, String> {
+fn family(name: &str) -> Result<&'static Encoder, String> {
     crate::ENCODERS
         .iter()
-        .find(|e| e.0 == name)
+        .find(|e| e.name == name)
         .ok_or_else(|| bad_request("no such family in this build"))
 }
 
@@ -166,7 +195,7 @@ pub fn encode_json(family_name: &str, command: &str, target: &str) -> String {
     match (parse(command), parse(target)) {
         (Some(c), Some(t)) => {
             let mut out = String::with_capacity(command.len() * 2 + 64);
-            (f.1)(&c, &t, &mut out);
+            (f.encode_text)(&c, &t, &mut out);
             out
         }
         _ => bad_request("the encoder's input is not JSON text"),
@@ -182,7 +211,7 @@ pub fn negotiate_json(family_name: &str, request: &str) -> String {
         Err(e) => return e,
     };
     match parse(request) {
-        Some(req) => crate::canonical::to_string(&(f.2)(&req)),
+        Some(req) => crate::canonical::to_string(&(f.negotiate_step)(&req)),
         None => bad_request("the negotiation request is not JSON text"),
     }
 }
@@ -197,7 +226,7 @@ struct Boundary {
     out_ops: Vec<u32>,
     out_nums: Vec<f64>,
     out_bytes: Vec<u8>,
-    targets: Vec<(&'static Entry, Value)>,
+    targets: Vec<(&'static Encoder, Value)>,
     known: tape::Known,
     /// Addresses for JS: the command's buffers (`tape_reserve`), then the answer (`tape_encode`).
     header: [u32; 8],
@@ -295,15 +324,10 @@ pub fn tape_encode(target: u32, ops: u32, nums: u32, bytes: u32, ascii: bool) ->
                 ascii,
             };
             match tape::read(&input) {
-                Some((command, ranges)) => {
-                    let mut answer = String::with_capacity(text.len() * 2 + 64);
-                    (f.1)(&command, t, &mut answer);
-                    drop(command);
-                    // A wire value goes back as a tape transcribed from its canonical text; the
-                    // other answers (and any text the transcriber does not expect) as that text.
-                    let wire = answer.strip_prefix("{\"ok\":").and_then(|w| w.strip_suffix('}'));
-                    let strings = tape::Strings::new(text, &ranges);
-                    let done = wire.is_some_and(|wire| {
+                Some((command, ranges)) => match (f.encode)(command, t) {
+                    // A wire value goes back as a tape; any other answer as its text.
+                    Answer::Ok(wire) => {
+                        let strings = tape::Strings::new(text, &ranges);
                         persistent(|| {
                             clear(&mut b.out_ops);
                             clear(&mut b.out_nums);
@@ -313,11 +337,12 @@ pub fn tape_encode(target: u32, ops: u32, nums: u32, bytes: u32, ascii: bool) ->
                                 nums: &mut b.out_nums,
                                 bytes: &mut b.out_bytes,
                             };
-                            tape::transcribe(wire, &strings, &mut b.known, &mut out)
-                        })
-                    });
-                    (!done).then_some(answer)
-                }
+                            tape::write(&wire, &strings, &mut b.known, &mut out);
+                        });
+                        None
+                    }
+                    other => Some(other.to_text()),
+                },
                 None => Some(bad_request("the encoder's input is not a tape")),
             }
         }

@@ -424,12 +424,24 @@ fn variant(shape: &'static Shape, kind: &str) -> Option<&'static Fields> {
         .find(|fields| field(fields, "kind").is_some_and(|f| matches!(resolve(f.shape), Shape::Const(c) if crate::shape::same_key(c, kind))))
 }
 
+/// Every version's variants (version, kind, fields), the current version first: made once per
+/// build, on first use or by [`prepare`].
+static VARIANTS: std::sync::OnceLock<Vec<(u32, &'static str, &'static Fields)>> = std::sync::OnceLock::new();
+
+/// The [`Subsumed`] facts: made once per build, on first use or by [`prepare`].
+static SUBSUMED: std::sync::OnceLock<Vec<Subsumed>> = std::sync::OnceLock::new();
+
+/// Make the tables the encoder makes once per build and keeps ([`VARIANTS`], [`SUBSUMED`]), if
+/// they are not made yet (`FamilyDesc::prepare`).
+pub fn prepare() {
+    variant_at(WIRE_VERSION, "deliver");
+    subsumed();
+}
+
 /// [`variant`] of version `version`'s wire shape, from a table made once per build.
 fn variant_at(version: u32, kind: &str) -> Option<&'static Fields> {
-    type Table = Vec<(u32, &'static str, &'static Fields)>;
-    static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut table = Table::new();
+    let table = VARIANTS.get_or_init(|| {
+        let mut table = Vec::new();
         // The current version first: most lookups are of it.
         for version in (1..=WIRE_VERSION).rev() {
             let Shape::Tagged { variants, .. } = resolve(producer_version(version).wire) else {
@@ -669,8 +681,7 @@ struct Subsumed {
 
 /// The [`Subsumed`] facts of every variant of every older version, computed once per build.
 fn subsumed() -> &'static [Subsumed] {
-    static TABLE: std::sync::OnceLock<Vec<Subsumed>> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
+    SUBSUMED.get_or_init(|| {
         let current = producer_version(WIRE_VERSION).wire;
         let mut table = Vec::new();
         for version in 1..WIRE_VERSION {
@@ -1016,6 +1027,18 @@ mod tests {
     use crate::error::ErrorCode;
     use crate::session_inbox::WIRE_VERSION;
     use serde_json::json;
+
+    /// `prepare` makes every table the encoder keeps once made: a caller whose memory lives per
+    /// call (the wasm encoder's arena) runs it first, outside that memory. (This file's are the
+    /// family's only ones: the JS encoder's memory test fails on any other that a fixture reaches.)
+    #[test]
+    fn prepare_makes_the_tables_the_encoder_keeps() {
+        super::prepare();
+        assert!(super::VARIANTS.get().is_some_and(|t| !t.is_empty()));
+        assert!(super::SUBSUMED.get().is_some_and(|t| !t.is_empty()));
+        let source = include_str!("encode.rs");
+        assert_eq!(source.matches(concat!("OnceLock", "::new()")).count(), 2, "a table prepare does not make");
+    }
 
     /// Every command of the encode fixtures, and commands that make each `down` step change
     /// something: the short way answers exactly what the long way answers, as values and as text.

@@ -320,6 +320,7 @@ pub const FAMILY: crate::family::FamilyDesc = crate::family::FamilyDesc {
     decode,
     encode: encode::encode_result,
     encode_text: encode::encode_answer_into,
+    prepare: encode::prepare,
     negotiate: negotiate_request,
     negotiate_step: target::step_json,
     removable: REMOVABLE,

@@ -181,6 +181,8 @@ pub const FAMILY: crate::family::FamilyDesc = crate::family::FamilyDesc {
     decode,
     encode: encode::encode_result,
     encode_text: encode::encode_text,
+    // Its encoder makes nothing once and keeps it.
+    prepare: || {},
     negotiate: target::answer_request,
     negotiate_step: target::step_json,
     removable: REMOVABLE,
