@@ -520,45 +520,31 @@ mod tests {
             json!("hi"),
             json!(-7),
         ];
-        for wire in wires.iter().chain(wires.iter()) {
-            let text = crate::canonical::to_string(wire);
+        let tape_of = |wire: &Value, known: &mut Known| {
             let (mut o, mut n, mut b) = (Vec::new(), Vec::new(), Vec::new());
             let mut out = Output {
                 ops: &mut o,
                 nums: &mut n,
                 bytes: &mut b,
             };
-            write(wire, &strings, &mut known, &mut out);
+            write(wire, &strings, known, &mut out);
+            (o, n, b)
+        };
+        for wire in wires.iter().chain(wires.iter()) {
+            let (o, n, b) = tape_of(wire, &mut known);
             let back = untape(&o, &n, &b, &names, &mut kept);
-            // The same value, its numbers the doubles JSON.parse makes, its keys in the text's
-            // (UTF-16) order.
-            assert_eq!(crate::canonical::to_string(&back), text);
+            // The same value, its numbers the doubles JSON.parse makes of its canonical text
+            // (which writes each double as that text again).
+            assert_eq!(crate::canonical::to_string(&back), crate::canonical::to_string(wire));
         }
         // The second time, "deliver" and "version" are kept strings, "hi" the command's.
-        let (mut o, mut n, mut b) = (Vec::new(), Vec::new(), Vec::new());
-        write(
-            &wires[0],
-            &strings,
-            &mut known,
-            &mut Output {
-                ops: &mut o,
-                nums: &mut n,
-                bytes: &mut b,
-            },
-        );
-        assert_eq!(&o[..5], &[OBJECT, 6, STR, 0, KNOWN_STR]);
+        assert_eq!(&tape_of(&wires[0], &mut known).0[..5], &[OBJECT, 6, STR, 0, KNOWN_STR]);
         // -0 is the 0 that its text, `0`, parses to.
-        let (mut o, mut n, mut b) = (Vec::new(), Vec::new(), Vec::new());
-        write(
-            &json!(-0.0),
-            &strings,
-            &mut known,
-            &mut Output {
-                ops: &mut o,
-                nums: &mut n,
-                bytes: &mut b,
-            },
-        );
-        assert_eq!(o, [INT, 0]);
+        assert_eq!(tape_of(&json!(-0.0), &mut known).0, [INT, 0]);
+        // Keys come in UTF-16 order, as JSON.parse of canonical text makes them: U+1D11E (a
+        // surrogate pair, D834 DD1E) before U+E000, which UTF-8 (and the map) put the other way.
+        let (o, _, b) = tape_of(&json!({"\u{e000}": 1, "𝄞": 2, "a": 3}), &mut Known::default());
+        assert_eq!(o[..2], [OBJECT, 3]);
+        assert_eq!(b, "a𝄞\u{e000}".as_bytes());
     }
 }

@@ -7,10 +7,10 @@
 //! family's encoder on it — whose answer's canonical text is what one `hookwire --family F
 //! encode --lines` line writes (`invariants::check_encode_for` holds the two equal) — and hands
 //! a wire value back as a tape written from that value (strings the command carried named by
-//! number, so JS gives back its own), anything else as its text. Targets are named once per instance (`tape_target`). `encode_json` and
-//! `negotiate_json` take and answer JSON text (the target check and negotiation). Each export
-//! takes the family by name, as the CLI does. Server and step code only: the workflow-safe
-//! decoder never links this.
+//! number, so JS gives back its own), anything else as its text. Targets are named once per
+//! instance (`tape_target`). `encode_json` and `negotiate_json` take and answer JSON text (the
+//! target check and negotiation). Each export takes the family by name, as the CLI does. Server
+//! and step code only: the workflow-safe decoder never links this.
 
 use super::tape;
 use crate::{Answer, Transport};
@@ -175,7 +175,7 @@ pub struct Encoder {
     pub prepare: fn(),
 }
 
-/// The registered family named `name`: its encoder's text answer and its negotiation's move.
+/// The registered family named `name`: what this module calls of it.
 fn family(name: &str) -> Result<&'static Encoder, String> {
     crate::ENCODERS
         .iter()
