@@ -202,6 +202,29 @@ fn no_layer_imports_one_above_it() {
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
+/// What the library makes once and keeps (a `OnceLock`, a `LazyLock`, a thread-local) is listed
+/// here, each made by its family's `prepare`: the wasm encoder's arena starts over only when none
+/// of its blocks is live, so a table made there on first use would keep it from ever starting over
+/// (`memoryStats().arenaBlocks` in `js-tests/encoder.test.mjs` catches the ones a fixture reaches).
+#[test]
+fn every_table_kept_for_good_is_made_by_prepare() {
+    const KEPT: &[(&str, usize)] = &[("src/families/session_inbox/encode.rs", 2)];
+    let mut found = Vec::new();
+    for (rel, code) in sources() {
+        let n = ["OnceLock::new()", "LazyLock::new(", "thread_local!", "OnceCell::new()"]
+            .iter()
+            .map(|p| code.matches(p).count())
+            .sum::<usize>();
+        let listed = KEPT.iter().find(|(f, _)| *f == rel).map_or(0, |(_, n)| *n);
+        if n != listed {
+            found.push(format!(
+                "{rel} keeps {n} tables made once, {listed} listed: make each in its family's `prepare` and list it here"
+            ));
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
 /// Generic modules take the family as a parameter: no file outside `src/families/` names a
 /// family.
 #[test]
