@@ -734,6 +734,10 @@ function run(f, args, command) {
 }
 
 /** JSON text of a target or other option ("null" when it has none). */
+/** The text of each family's default target, `{ version: <current> }`. */
+const INBOX_CURRENT = JSON.stringify({ version: WIRE_VERSION });
+const TURN_CURRENT = JSON.stringify({ version: TURN_CONTROL_WIRE_VERSION });
+
 function optionText(v) {
   try {
     return JSON.stringify(v) ?? "null";
@@ -798,8 +802,9 @@ const checkedTargets = new Map();
 /** How many target texts each export remembers (the targets are a handful; a caller that makes up new ones is asked about each). */
 const MAX_CHECKED_TARGETS = 64;
 
-export function encode(command, target = { version: WIRE_VERSION }) {
-  const targetText = optionText(target);
+export function encode(command, target) {
+  // No target is the current version's, whose text is known.
+  const targetText = target === undefined ? INBOX_CURRENT : optionText(target);
   checkTarget(inboxEncode, targetText, SessionInboxWireError);
   const c = commandTape(command);
   const answer = runTape(c, targetText);
@@ -932,8 +937,8 @@ export async function negotiate(command, destination, lookup, options = {}) {
  */
 export const turnControl = {
   WIRE_VERSION: TURN_CONTROL_WIRE_VERSION,
-  encode(command, target = { version: TURN_CONTROL_WIRE_VERSION }) {
-    const targetText = optionText(target);
+  encode(command, target) {
+    const targetText = target === undefined ? TURN_CURRENT : optionText(target);
     checkTarget(turnEncode, targetText, TurnControlWireError);
     const c = commandTape(command, TurnControlWireError);
     const answer = runTape(c, targetText);
