@@ -224,3 +224,11 @@ test("every call gives back the blocks of the module's arena, so the next one st
   for (let i = 0; i < 40; i++) all();
   assert.deepEqual(encoder.memoryStats(), before);
 });
+
+test("many strings alike but in their middle come back as they were (the module's string table probes a bounded number of slots)", () => {
+  const context = Array.from({ length: 5000 }, (_, i) => `https://img.example/${String(i).padStart(6, "0")}/a.png`);
+  const same = Array.from({ length: 300 }, () => "the very same text");
+  const wire = encoder.encode({ kind: "send", payload: { message: "m", context: [...context, ...same] } });
+  assert.deepEqual(wire.payloads[0].context, [...context, ...same]);
+  assert.deepEqual(wire.payload.context, [...context, ...same]);
+});

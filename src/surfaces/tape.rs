@@ -191,44 +191,61 @@ fn number(n: f64) -> Option<Number> {
 }
 
 /// The command's strings, found by their text: a wire value's strings are mostly the command's
-/// own, which the JS side already holds.
+/// own, which the JS side already holds. Naming one is only a saving (a string not found is sent
+/// as its bytes), so a lookup probes at most [`MAX_PROBE`] slots: the work stays linear in the
+/// number of strings whatever they are, colliding ones included.
 pub struct Strings<'a> {
     text: &'a str,
     ranges: &'a [(u32, u32)],
     /// Open addressing: a string's number + 1, or 0.
     slots: Vec<u32>,
+    hash: fn(&[u8]) -> u32,
 }
+
+/// How many slots a string's insertion or lookup probes at most (a table at most half full).
+const MAX_PROBE: usize = 8;
 
 impl<'a> Strings<'a> {
     /// The strings at `ranges` of `text` (as [`read`] answers them), findable by their text.
     pub fn new(text: &'a str, ranges: &'a [(u32, u32)]) -> Strings<'a> {
+        Self::with_hash(text, ranges, hash)
+    }
+
+    fn with_hash(text: &'a str, ranges: &'a [(u32, u32)], hash: fn(&[u8]) -> u32) -> Strings<'a> {
         let size = (ranges.len() * 2).next_power_of_two().max(16);
         let mut slots = vec![0u32; size];
         for (i, &(a, b)) in ranges.iter().enumerate() {
             let mut at = hash(&text.as_bytes()[a as usize..b as usize]) as usize & (size - 1);
-            while slots[at] != 0 {
-                if Self::same(text, ranges[slots[at] as usize - 1], a, b) {
-                    break; // the same text again: the first one answers
+            for _ in 0..MAX_PROBE {
+                match slots[at] {
+                    0 => {
+                        slots[at] = i as u32 + 1;
+                        break;
+                    }
+                    // The same text again: the first one answers.
+                    k if Self::same(text, ranges[k as usize - 1], a, b) => break,
+                    _ => at = (at + 1) & (size - 1),
                 }
-                at = (at + 1) & (size - 1);
-            }
-            if slots[at] == 0 {
-                slots[at] = i as u32 + 1;
             }
         }
-        Strings { text, ranges, slots }
+        Strings {
+            text,
+            ranges,
+            slots,
+            hash,
+        }
     }
 
     fn same(text: &str, (c, d): (u32, u32), a: u32, b: u32) -> bool {
         text.as_bytes()[c as usize..d as usize] == text.as_bytes()[a as usize..b as usize]
     }
 
-    /// The number of a string of the command with the text `s`.
-    fn find(&self, s: &[u8], h: u32) -> Option<u32> {
+    /// The number of a string of the command with the text `s`, if it has a slot.
+    fn find(&self, s: &[u8]) -> Option<u32> {
         let mask = self.slots.len() - 1;
-        let mut at = h as usize & mask;
-        loop {
-            let k = *self.slots.get(at)?;
+        let mut at = (self.hash)(s) as usize & mask;
+        for _ in 0..MAX_PROBE {
+            let k = self.slots[at];
             if k == 0 {
                 return None;
             }
@@ -238,17 +255,31 @@ impl<'a> Strings<'a> {
             }
             at = (at + 1) & mask;
         }
+        None
     }
 }
 
-/// A hash of a string from its length and its first and last four bytes: constant time for any
-/// length (every hit is compared byte for byte anyway).
+/// A hash of every byte of a string, eight at a time (so strings alike but in their middle, such
+/// as URLs of one length, spread like any others). Strings that still collide cost no more than
+/// [`MAX_PROBE`] probes each.
 fn hash(bytes: &[u8]) -> u32 {
-    let n = bytes.len();
-    let word = |b: &[u8]| b.iter().rev().fold(0u32, |w, x| (w << 8) | u32::from(*x));
-    let (head, tail) = (word(&bytes[..n.min(4)]), word(&bytes[n.saturating_sub(4)..]));
-    let h = (head ^ tail.rotate_left(16) ^ (n as u32).wrapping_mul(0x9e37_79b9)).wrapping_mul(0x85eb_ca6b);
-    h ^ (h >> 15)
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h = bytes.len() as u64;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        h = (h.rotate_left(23) ^ u64::from_le_bytes(w.try_into().unwrap_or_default())).wrapping_mul(K);
+    }
+    let rest = words.remainder();
+    if !rest.is_empty() {
+        let mut w = [0u8; 8];
+        w[..rest.len()].copy_from_slice(rest);
+        h = (h.rotate_left(23) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+    }
+    // The words' bits reach the low ones (the table's index) only through a finalizer.
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h as u32
 }
 
 /// How many strings the JS side keeps for [`KNOWN_STR`], and the longest (in bytes).
@@ -327,12 +358,11 @@ fn write_value(value: &Value, strings: &Strings<'_>, known: &mut Known, out: &mu
 /// A string's words: [`STR`] and the number of the command's string with its text, else
 /// [`KNOWN_STR`] and its slot, else [`NEW_STR`], its length, a slot, and its bytes.
 fn write_str(bytes: &[u8], strings: &Strings<'_>, known: &mut Known, out: &mut Output<'_>) {
-    let h = hash(bytes);
-    if let Some(k) = strings.find(bytes, h) {
+    if let Some(k) = strings.find(bytes) {
         out.ops.extend([STR, k]);
         return;
     }
-    let slot = h as usize % KNOWN_SLOTS;
+    let slot = hash(bytes) as usize % KNOWN_SLOTS;
     let (len, text) = &mut known.slots[slot];
     if *len != 0 && text[..usize::from(*len)] == *bytes {
         out.ops.extend([KNOWN_STR, slot as u32]);
@@ -546,5 +576,35 @@ mod tests {
         let (o, _, b) = tape_of(&json!({"\u{e000}": 1, "𝄞": 2, "a": 3}), &mut Known::default());
         assert_eq!(o[..2], [OBJECT, 3]);
         assert_eq!(b, "a𝄞\u{e000}".as_bytes());
+    }
+
+    /// Strings that all hash alike cost at most `MAX_PROBE` probes each: the first ones are
+    /// named, the rest go unnamed (sent as their bytes), and nothing is ever named wrongly.
+    #[test]
+    fn colliding_strings_are_bounded_work_and_never_misnamed() {
+        let names: Vec<String> = (0..100).map(|i| format!("s{i}")).collect();
+        let text: String = names.concat();
+        let mut ranges = Vec::new();
+        let mut at = 0u32;
+        for n in &names {
+            ranges.push((at, at + n.len() as u32));
+            at += n.len() as u32;
+        }
+        let strings = Strings::with_hash(&text, &ranges, |_| 7);
+        for (i, n) in names.iter().enumerate() {
+            let found = strings.find(n.as_bytes());
+            assert_eq!(found, (i < MAX_PROBE).then_some(i as u32), "{n}");
+        }
+        assert_eq!(strings.find(b"absent"), None);
+        // Strings alike but in their middle (URLs of one length) spread like any others.
+        let urls: Vec<String> = (0..1000).map(|i| format!("https://img.example/{i:04}/a.png")).collect();
+        let mut slots: Vec<u32> = urls.iter().map(|u| hash(u.as_bytes()) & 2047).collect();
+        slots.sort_unstable();
+        slots.dedup();
+        assert!(
+            slots.len() > 600,
+            "{} distinct slots of 2048 for 1000 strings",
+            slots.len()
+        );
     }
 }
