@@ -240,10 +240,11 @@ impl<'a> Strings<'a> {
         text.as_bytes()[c as usize..d as usize] == text.as_bytes()[a as usize..b as usize]
     }
 
-    /// The number of a string of the command with the text `s`, if it has a slot.
-    fn find(&self, s: &[u8]) -> Option<u32> {
+    /// The number of a string of the command with the text `s` (whose hash is `h`), if it has a
+    /// slot.
+    fn find(&self, s: &[u8], h: u32) -> Option<u32> {
         let mask = self.slots.len() - 1;
-        let mut at = (self.hash)(s) as usize & mask;
+        let mut at = h as usize & mask;
         for _ in 0..MAX_PROBE {
             let k = self.slots[at];
             if k == 0 {
@@ -264,16 +265,24 @@ impl<'a> Strings<'a> {
 /// [`MAX_PROBE`] probes each.
 fn hash(bytes: &[u8]) -> u32 {
     const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h = bytes.len() as u64;
-    let mut words = bytes.chunks_exact(8);
-    for w in &mut words {
-        h = (h.rotate_left(23) ^ u64::from_le_bytes(w.try_into().unwrap_or_default())).wrapping_mul(K);
-    }
-    let rest = words.remainder();
-    if !rest.is_empty() {
-        let mut w = [0u8; 8];
-        w[..rest.len()].copy_from_slice(rest);
-        h = (h.rotate_left(23) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+    let mix = |h: u64, w: u64| (h.rotate_left(23) ^ w).wrapping_mul(K);
+    let word = |at: usize| {
+        bytes
+            .get(at..at + 8)
+            .map_or(0, |w| u64::from_le_bytes(w.try_into().unwrap_or_default()))
+    };
+    let n = bytes.len();
+    let mut h = n as u64;
+    if n >= 8 {
+        let mut at = 0;
+        while at + 8 < n {
+            h = mix(h, word(at));
+            at += 8;
+        }
+        // The last eight bytes (overlapping the word before them when the length is no multiple of 8).
+        h = mix(h, word(n - 8));
+    } else {
+        h = mix(h, bytes.iter().rev().fold(0, |w, b| (w << 8) | u64::from(*b)));
     }
     // The words' bits reach the low ones (the table's index) only through a finalizer.
     h ^= h >> 33;
@@ -358,11 +367,12 @@ fn write_value(value: &Value, strings: &Strings<'_>, known: &mut Known, out: &mu
 /// A string's words: [`STR`] and the number of the command's string with its text, else
 /// [`KNOWN_STR`] and its slot, else [`NEW_STR`], its length, a slot, and its bytes.
 fn write_str(bytes: &[u8], strings: &Strings<'_>, known: &mut Known, out: &mut Output<'_>) {
-    if let Some(k) = strings.find(bytes) {
+    let h = (strings.hash)(bytes);
+    if let Some(k) = strings.find(bytes, h) {
         out.ops.extend([STR, k]);
         return;
     }
-    let slot = hash(bytes) as usize % KNOWN_SLOTS;
+    let slot = h as usize % KNOWN_SLOTS;
     let (len, text) = &mut known.slots[slot];
     if *len != 0 && text[..usize::from(*len)] == *bytes {
         out.ops.extend([KNOWN_STR, slot as u32]);
@@ -592,10 +602,10 @@ mod tests {
         }
         let strings = Strings::with_hash(&text, &ranges, |_| 7);
         for (i, n) in names.iter().enumerate() {
-            let found = strings.find(n.as_bytes());
+            let found = strings.find(n.as_bytes(), 7);
             assert_eq!(found, (i < MAX_PROBE).then_some(i as u32), "{n}");
         }
-        assert_eq!(strings.find(b"absent"), None);
+        assert_eq!(strings.find(b"absent", 7), None);
         // Strings alike but in their middle (URLs of one length) spread like any others.
         let urls: Vec<String> = (0..1000).map(|i| format!("https://img.example/{i:04}/a.png")).collect();
         let mut slots: Vec<u32> = urls.iter().map(|u| hash(u.as_bytes()) & 2047).collect();
