@@ -65,8 +65,10 @@ fn fixtures_hold_the_fuzz_invariants() {
             check_chain(&bytes);
         }
     }
-    for case in common::cases("encode") {
-        check_encode(&serde_json::to_vec(&case.data["command"]).unwrap());
+    for dir in common::ENCODE_DIRS {
+        for case in common::cases(dir) {
+            check_encode(&serde_json::to_vec(&case.data["command"]).unwrap());
+        }
     }
     let root = common::root();
     for dir in ["v0", "v1", "chain", "encode", "negotiate"] {

@@ -18,6 +18,15 @@ pub fn to_string(value: &Value) -> String {
 
 /// Append `value` as canonical JSON text to `out` (so a caller can reuse one buffer).
 pub fn write_value(value: &Value, out: &mut String) {
+    write_in(value, out, false);
+}
+
+/// [`write_value`]. An object is written in map order (UTF-8 byte order, which is UTF-16 order
+/// unless a key holds a character from U+E000 on: UTF-8 lead byte 0xEE or above), and written
+/// again sorted if a key says so. Below an object written again, every object tells its order
+/// from its keys before writing anything (`checked`): written twice at every level, nested
+/// objects would double the work at every level of nesting.
+fn write_in(value: &Value, out: &mut String, checked: bool) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -29,14 +38,15 @@ pub fn write_value(value: &Value, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                write_value(x, out);
+                write_in(x, out, checked);
             }
             out.push(']');
         }
         Value::Object(map) => {
+            if checked && !map.keys().all(|k| utf8_order_is_utf16_order(k)) {
+                return write_sorted(map, out);
+            }
             let start = out.len();
-            // A map iterates in UTF-8 byte order, which is UTF-16 order unless a key holds a
-            // character from U+E000 on (UTF-8 lead byte 0xEE or above): only then sort again.
             let mut first = true;
             for (k, x) in map {
                 if !write_key_after(if first { "{\"" } else { ",\"" }, k, out) {
@@ -44,14 +54,14 @@ pub fn write_value(value: &Value, out: &mut String) {
                     return write_sorted(map, out);
                 }
                 first = false;
-                write_value(x, out);
+                write_in(x, out, checked);
             }
             out.push_str(if first { "{}" } else { "}" });
         }
     }
 }
 
-/// An object whose keys must be sorted by UTF-16 code units.
+/// An object whose keys must be sorted by UTF-16 code units (its members written checked).
 #[cold]
 fn write_sorted(map: &serde_json::Map<String, Value>, out: &mut String) {
     let mut keys: Vec<&String> = map.keys().collect();
@@ -63,7 +73,7 @@ fn write_sorted(map: &serde_json::Map<String, Value>, out: &mut String) {
         }
         write_str(k, out);
         out.push(':');
-        write_value(&map[k.as_str()], out);
+        write_in(&map[k.as_str()], out, true);
     }
     out.push('}');
 }
@@ -405,6 +415,23 @@ pub fn json_number(n: f64) -> serde_json::Value {
 mod tests {
     use super::{any_special, number_to_string, to_string, ESCAPED};
     use serde_json::json;
+
+    /// Objects whose keys sort apart in UTF-8 and UTF-16, nested 80 deep, are written in time
+    /// polynomial in the depth: writing every level in map order and then again sorted would
+    /// take 2^80 writes of the leaf.
+    #[test]
+    fn nested_objects_that_sort_again_are_written_once() {
+        let mut v = json!("leaf");
+        for i in 0..80 {
+            v = json!({"k": v, "\u{1d11e}": [i]});
+        }
+        let text = to_string(&v);
+        assert_eq!(text.matches("leaf").count(), 1);
+        // Each level sorted: "k" (U+006B) before the astral key (U+D834 U+DD1E in UTF-16).
+        assert!(text.starts_with("{\"k\":{\"k\":"), "{}", &text[..40]);
+        let v = json!({"\u{e000}": 1, "\u{1d11e}": 2, "a": 3});
+        assert_eq!(to_string(&v), "{\"a\":3,\"\u{1d11e}\":2,\"\u{e000}\":1}");
+    }
 
     /// The word-at-a-time scan answers what a byte-at-a-time one answers, for every length up to
     /// two words and more, with one or two telling bytes at every place (among them the neighbours
