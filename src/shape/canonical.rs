@@ -64,18 +64,25 @@ fn write_in(value: &Value, out: &mut String, checked: bool) {
 /// An object whose keys must be sorted by UTF-16 code units (its members written checked).
 #[cold]
 fn write_sorted(map: &serde_json::Map<String, Value>, out: &mut String) {
-    let mut keys: Vec<&String> = map.keys().collect();
-    keys.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
     out.push('{');
-    for (i, k) in keys.into_iter().enumerate() {
+    for (i, (k, x)) in sorted_members(map).into_iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
         write_str(k, out);
         out.push(':');
-        write_in(&map[k.as_str()], out, true);
+        write_in(x, out, true);
     }
     out.push('}');
+}
+
+/// The members of `map` with their keys sorted by UTF-16 code units, as canonical text has them
+/// (and as `JSON.parse` of it makes them); for a map whose keys are not all
+/// [`utf8_order_is_utf16_order`] (the others' order is the map's).
+pub fn sorted_members(map: &serde_json::Map<String, Value>) -> Vec<(&String, &Value)> {
+    let mut members: Vec<(&String, &Value)> = map.iter().collect();
+    members.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+    members
 }
 
 /// The members of an object or array being written, in the order given (an object's keys must

@@ -29,7 +29,7 @@
 //!
 //! Must never import a family: it is generic over JSON.
 
-use crate::canonical::utf8_order_is_utf16_order;
+use crate::canonical::{sorted_members, utf8_order_is_utf16_order};
 use serde_json::{Map, Number, Value};
 
 /// `null`.
@@ -324,10 +324,6 @@ pub struct Output<'o> {
 /// canonical text (keys in UTF-16 order, each number the double that text parses to), its
 /// strings found among the command's or the known ones. No text is written or read.
 pub fn write(value: &Value, strings: &Strings<'_>, known: &mut Known, out: &mut Output<'_>) {
-    write_value(value, strings, known, out);
-}
-
-fn write_value(value: &Value, strings: &Strings<'_>, known: &mut Known, out: &mut Output<'_>) {
     match value {
         Value::Null => out.ops.push(NULL),
         Value::Bool(b) => out.ops.push(if *b { TRUE } else { FALSE }),
@@ -345,20 +341,18 @@ fn write_value(value: &Value, strings: &Strings<'_>, known: &mut Known, out: &mu
         Value::String(s) => write_str(s.as_bytes(), strings, known, out),
         Value::Array(items) => {
             out.ops.extend([ARRAY, items.len() as u32]);
-            items.iter().for_each(|x| write_value(x, strings, known, out));
+            items.iter().for_each(|x| write(x, strings, known, out));
         }
         Value::Object(map) => {
             out.ops.extend([OBJECT, map.len() as u32]);
             let mut member = |k: &String, x: &Value| {
                 write_str(k.as_bytes(), strings, known, out);
-                write_value(x, strings, known, out);
+                write(x, strings, known, out);
             };
             if map.keys().all(|k| utf8_order_is_utf16_order(k)) {
                 map.iter().for_each(|(k, x)| member(k, x));
             } else {
-                let mut keys: Vec<(&String, &Value)> = map.iter().collect();
-                keys.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
-                keys.into_iter().for_each(|(k, x)| member(k, x));
+                sorted_members(map).into_iter().for_each(|(k, x)| member(k, x));
             }
         }
     }
