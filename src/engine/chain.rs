@@ -1,7 +1,8 @@
 //! The migration chain (contract §3): read the version, reject what cannot be read, and walk
 //! one-step migrations up to the current version. Family-agnostic; it knows no shapes.
 //!
-//! Invariant: a value leaves the chain declaring exactly the current version, or not at all.
+//! Invariant: a value leaves the chain ([`run`]) declaring exactly the current version, or not
+//! at all ([`walk`], decode's, leaves out only that last write: its projection never reads it).
 //! This module must never import a family, the encoder or normalization code.
 
 use crate::error::{DecodeError, Detail, ErrorCode};
@@ -62,12 +63,24 @@ pub fn is_integer(n: f64) -> bool {
     n == (n as i64) as f64
 }
 
-/// Run the chain on `value` (contract §3, with the declared-version checks of §11 and §16).
+/// Run the chain on `value` (contract §3, with the declared-version checks of §11 and §16). A
+/// migrated value declares the current version.
 pub fn run<H: Host>(h: &mut H, chain: &Chain<'_, H>, value: &H::Value) -> Result<Walked<H::Value>, DecodeError> {
-    walk(h, chain, value).map(|(walked, _)| walked)
+    Ok(match walk(h, chain, value)?.0 {
+        Walked::Migrated(mut v) => {
+            // Steps after the last rewrite were pure bumps: the value leaves declaring `current`.
+            let n = h.number(f64::from(chain.current));
+            h.set(&mut v, Sym::VERSION, n);
+            Walked::Migrated(v)
+        }
+        Walked::Current => Walked::Current,
+    })
 }
 
-/// [`run`], also answering the input's head (read once, first: its type, `version` and `kind`).
+/// [`run`] as decode needs it, answering also the head of what it answers (the input's, read
+/// first, or the last rewrite's: its type, `version` and `kind`). A migrated value still declares
+/// the version of its last rewrite (what follows it were pure bumps): decode reads only its
+/// kind, from that head, and its fields, so the version is not set again here.
 pub fn walk<H: Host>(
     h: &mut H,
     chain: &Chain<'_, H>,
@@ -107,6 +120,7 @@ pub fn walk<H: Host>(
         return Ok((Walked::Current, head));
     }
     let mut walked: Option<H::Value> = None;
+    let mut head = head;
     while version < current {
         let broken = error(ErrorCode::Migration, current).with_version(f64::from(version));
         let Some(step) = chain.steps.iter().find(|s| s.from == version) else {
@@ -117,24 +131,14 @@ pub fn walk<H: Host>(
         }
         let input = walked.as_ref().unwrap_or(value);
         if let Some(out) = (step.up)(h, input)? {
-            let declared = match h.get(&out, Sym::VERSION)? {
-                Some(v) => h.as_number(&v),
-                None => None,
-            };
-            if declared != Some(f64::from(step.to)) {
+            // One question for the version it declares and the kind decode needs next.
+            head = h.head(&out);
+            if head.version != Version::Number(f64::from(step.to)) {
                 return Err(broken.at(Detail::StepWrongVersion));
             }
             walked = Some(out);
         }
         version = step.to;
     }
-    match walked {
-        Some(mut v) => {
-            // Steps after the last rewrite were pure bumps: the value leaves declaring `current`.
-            let n = h.number(f64::from(current));
-            h.set(&mut v, Sym::VERSION, n);
-            Ok((Walked::Migrated(v), head))
-        }
-        None => Ok((Walked::Current, head)),
-    }
+    Ok((walked.map_or(Walked::Current, Walked::Migrated), head))
 }

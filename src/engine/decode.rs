@@ -97,13 +97,14 @@ pub fn decode<H: Host>(
     kind_syms: &[Sym],
     value: &H::Value,
 ) -> Result<H::Value, DecodeError> {
+    // The kind comes with the head of what the chain answers (the input's, or the last rewrite's).
     let (migrated, head) = chain::walk(h, chain, value)?;
     let unknown = DecodeError::new(ErrorCode::UnknownKind).with_current(chain.current);
-    // The input's kind was read with its head; a migrated value's is read anew.
-    let (current, index) = match &migrated {
-        Walked::Current => (value, head.kind.and_then(|k| kind_syms.iter().position(|&s| s == k))),
-        Walked::Migrated(v) => (v, h.get(v, Sym::KIND)?.and_then(|k| h.which(&k, kind_syms))),
+    let current = match &migrated {
+        Walked::Current => value,
+        Walked::Migrated(v) => v,
     };
+    let index = head.kind.and_then(|k| kind_syms.iter().position(|&s| s == k));
     let Some((index, spec)) = index.and_then(|i| Some((i, kinds.get(i)?))) else {
         return Err(unknown);
     };

@@ -133,7 +133,7 @@ impl<'o> Members<'o> {
     }
 
     /// Start a field whose key is known when the program is compiled, given as its text
-    /// `"key":` ([`key_text!`](crate::canonical::key_text)): written as it is, nothing scanned.
+    /// `"key":` (made by the crate's `key_text!` macro): written as it is, nothing scanned.
     #[inline]
     pub fn key_text(&mut self, key_text: &'static str) -> &mut String {
         debug_assert!(

@@ -192,7 +192,7 @@ fn number(n: f64) -> Option<Number> {
 
 /// The command's strings, found by their text: a wire value's strings are mostly the command's
 /// own, which the JS side already holds. Naming one is only a saving (a string not found is sent
-/// as its bytes), so a lookup probes at most [`MAX_PROBE`] slots: the work stays linear in the
+/// as its bytes), so a lookup probes at most `MAX_PROBE` (8) slots: the work stays linear in the
 /// number of strings whatever they are, colliding ones included.
 pub struct Strings<'a> {
     text: &'a str,

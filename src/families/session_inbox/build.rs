@@ -176,7 +176,7 @@ pub fn coalesce_list(list: &[Value]) -> Value {
 
 /// The canonical text of [`coalesce_list`] of several payloads, each of which the current
 /// payload shape accepts, written from the payloads themselves: nothing of the merge is built.
-/// Each key merges as [`Merge::of`] says, as in [`coalesce_list`], here for valid payloads (every
+/// Each key merges as `Merge::of` says, as in [`coalesce_list`], here for valid payloads (every
 /// `context`, `inputResponses` and task key an array, every task an object, every message a
 /// string or an array): arrays under one key are written one after the other, a run of string
 /// messages is written as the one string it joins to, and any other key is the last payload's

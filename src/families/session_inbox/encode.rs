@@ -431,7 +431,7 @@ static VARIANTS: std::sync::OnceLock<Vec<(u32, &'static str, &'static Fields)>> 
 /// The [`Subsumed`] facts: made once per build, on first use or by [`prepare`].
 static SUBSUMED: std::sync::OnceLock<Vec<Subsumed>> = std::sync::OnceLock::new();
 
-/// Make the tables the encoder makes once per build and keeps ([`VARIANTS`], [`SUBSUMED`]), if
+/// Make the tables the encoder makes once per build and keeps (`VARIANTS`, `SUBSUMED`), if
 /// they are not made yet (`FamilyDesc::prepare`).
 pub fn prepare() {
     variant_at(WIRE_VERSION, "deliver");
