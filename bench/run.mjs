@@ -2,7 +2,9 @@
 // contender runs in the same run, each measurement in a fresh process, ROUNDS rounds (default 4);
 // medians with min–max, as ratios to hookwire's wasm decoder (decode) or to zod 4 (encode). Raw
 // figures go to bench/results.json (`--encode-only` replaces only its encode figures,
-// `--decode-only` keeps them). Needs pkg/ and a release CLI.
+// `--decode-only` keeps them) and the tables to bench/latest.md and stdout, whole either way (the
+// kept part from results.json, with the date of the run that measured it). Needs pkg/ and a
+// release CLI.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -26,6 +28,8 @@ const raw = { date: new Date().toISOString(), node: process.version, cpu: cpus()
 const samples = {};
 const sizes = {};
 let perClass;
+/** The run the decode tables come from: this one, or with `--encode-only` the kept one. */
+let decodeRun = raw;
 async function decodeBench() {
   // 1. Every contender must decode the mix exactly as hookwire does before it is timed.
   const reference = (await import("./contenders/wasm.mjs")).decode;
@@ -92,7 +96,13 @@ async function decodeBench() {
   raw.results.perClass = perClass;
   process.stderr.write("per value class done\n");
 }
-if (!encodeOnly) await decodeBench();
+if (encodeOnly) {
+  const previous = JSON.parse(readFileSync(join(here, "results.json"), "utf8"));
+  Object.assign(samples, previous.results.decode);
+  Object.assign(sizes, previous.results.size);
+  perClass = previous.results.perClass;
+  decodeRun = previous;
+} else await decodeBench();
 
 // 5. Encode. First every contender must answer the mix exactly as hookwire does (the same wire
 // value for a valid command, a refusal for a reject), then: the native encoder against zod 4 (the
@@ -145,8 +155,8 @@ if (decodeOnly) {
 // 6. The tables.
 const stat = (xs) => `${fmt(median(xs))} (${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))})`;
 const out = [];
-if (!encodeOnly) {
-  out.push(`hookwire benchmarks — ${raw.date.slice(0, 10)}, ${raw.cpu} ×${raw.cores}, Node ${raw.node}, ${rounds} rounds, medians (min–max)`);
+{
+  out.push(`hookwire benchmarks — ${decodeRun.date.slice(0, 10)}, ${decodeRun.cpu} ×${decodeRun.cores}, Node ${decodeRun.node}, ${decodeRun.rounds} rounds, medians (min–max)`);
   out.push("");
   out.push("| decode | " + DECODERS.join(" | ") + " |");
   out.push("|---|" + DECODERS.map(() => "---").join("|") + "|");
@@ -221,4 +231,5 @@ for (const set of ["valid", "rejects"]) {
 }
 out.push("");
 out.push(`\`hookwire encode --lines\`, end to end (200,000 lines, a third each for v1, v0-deliver, v0-send): ${stat(encode.cli.map((x) => x / 1e3))} k lines/s`);
+writeFileSync(join(here, "latest.md"), out.join("\n") + "\n");
 console.log(out.join("\n"));
