@@ -1261,21 +1261,30 @@ fn version_modules<'a>(paths: impl Iterator<Item = &'a str>, module_dir: &str) -
         .collect()
 }
 
+/// `Ok` when `rev` names a commit of the git repository at `root`; else why not (no repository,
+/// no git, no such revision): what `check --against` and `diff --against` answer before reading
+/// anything at `rev`, so that a mistyped revision is never read as one with no files.
+pub fn verify_commit(root: &Path, rev: &str) -> Result<(), String> {
+    let verify = git(
+        root,
+        &["rev-parse", "--verify", "--quiet", &format!("{rev}^{{commit}}")],
+    )?;
+    if verify.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{rev} is not a commit of the git repository at {}",
+            root.display()
+        ))
+    }
+}
+
 /// Check the tree at `root` against git revision `rev` (`check --against`): every file locked
 /// at `rev` unchanged, the lock only grown, no version of `rev` gone, and a change that adds a
 /// version touching only that version's files and its registration. One message per problem;
 /// `Err` when git cannot answer (no repository, no such revision).
 pub fn check_against(root: &Path, rev: &str, families: &[&FamilyDesc]) -> Result<Vec<String>, String> {
-    let verify = git(
-        root,
-        &["rev-parse", "--verify", "--quiet", &format!("{rev}^{{commit}}")],
-    )?;
-    if !verify.status.success() {
-        return Err(format!(
-            "{rev} is not a commit of the git repository at {}",
-            root.display()
-        ));
-    }
+    verify_commit(root, rev)?;
     let mut problems = Vec::new();
 
     // The lock: lines only added, and every file locked at `rev` still what was locked.

@@ -372,6 +372,10 @@ fn diff_command(
             }
         },
         (None, None, Some(rev)) => {
+            if let Err(e) = evolve::verify_commit(root, rev) {
+                eprintln!("hookwire: {e}");
+                return ExitCode::from(2);
+            }
             let mut newest_there = None;
             for v in 1..=desc.registry.current.max(64) {
                 let rel = format!("artifacts/{}/v{v}/schema.json", desc.name());

@@ -357,6 +357,23 @@ fn check_against_a_revision() {
     let clean = check();
     assert!(ok(&clean, "a clean tree").contains("against HEAD: locked files unchanged"));
 
+    // A revision that names no commit is refused by `check` and `diff` alike, never read as a
+    // revision with no files (where `diff` would find every version new and pass).
+    for command in ["check", "diff"] {
+        let o = hookwire(&dir, &[command, "--root", ".", "--against", "no-such-rev"]);
+        assert_eq!(o.status.code(), Some(2), "{command}: {}{}", stdout(&o), stderr(&o));
+        assert!(
+            stderr(&o).contains("no-such-rev is not a commit of the git repository"),
+            "{command}: {}",
+            stderr(&o)
+        );
+    }
+    assert!(ok(
+        &hookwire(&dir, &["diff", "--root", ".", "--against", "HEAD"]),
+        "diff against HEAD"
+    )
+    .contains("no change"));
+
     // A shipped fixture edited.
     let fixture = "fixtures/session-inbox/v1/clear.json";
     let bytes = fs::read(dir.join(fixture)).unwrap();
