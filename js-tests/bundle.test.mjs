@@ -38,6 +38,42 @@ test("the ES module entries export what the CommonJS files export", () => {
   assert.equal(esm.turn.WireError, esm.session.WireError);
 });
 
+test("each family's error class is one per realm: what any entry throws is an instance of what every entry exports", async () => {
+  const modules = {
+    session: [require(join(pkgDir, "module.cjs")), await import(join(pkgDir, "module.mjs"))],
+    turn: [require(join(pkgDir, "turn-control-module.cjs")), await import(join(pkgDir, "turn-control-module.mjs"))],
+  };
+  const encoder = require(join(pkgDir, "encoder.cjs"));
+  const classes = {
+    session: [cjs.session, esm.session, encoder, ...modules.session].map((e) => e.SessionInboxWireError),
+    turn: [cjs.turn, esm.turn, encoder, ...modules.turn].map((e) => e.TurnControlWireError),
+  };
+  for (const [family, list] of Object.entries(classes)) {
+    for (const c of list) assert.equal(c, list[0], `${family}: one class`);
+  }
+  assert.notEqual(classes.session[0], classes.turn[0]);
+  const thrown = (f) => {
+    try {
+      f();
+    } catch (e) {
+      return e;
+    }
+    assert.fail("nothing thrown");
+  };
+  const errors = {
+    session: [thrown(() => esm.session.decode({ kind: "deliver", version: 9 })), thrown(() => cjs.session.decode(null)), thrown(() => encoder.encode({ kind: "explode" }))],
+    turn: [thrown(() => esm.turn.decode({ kind: "turn-result", version: 2 })), thrown(() => cjs.turn.decode([])), thrown(() => encoder.turnControl.encode({ kind: "turn-result" }))],
+  };
+  for (const [family, list] of Object.entries(errors)) {
+    for (const e of list) {
+      assert.ok(e instanceof classes[family][0], `${family}: ${e && e.stack}`);
+      assert.ok(e instanceof cjs.session.WireError);
+      assert.equal(e.name, family === "session" ? "SessionInboxWireError" : "TurnControlWireError");
+      assert.ok(!(e instanceof classes[family === "session" ? "turn" : "session"][0]));
+    }
+  }
+});
+
 test("the ES module entries decode every fixture as the CommonJS files do", () => {
   let n = 0;
   for (const dir of DECODE_DIRS) {
@@ -75,7 +111,7 @@ globalThis.results = [inbox({ kind: "clear", version: 6 }), turn({ kind: "turn-e
   assert.ok(inputs.includes("hookwire-core.mjs") && inputs.includes("hookwire.mjs") && inputs.includes("turn-control.mjs"), inputs.join(", "));
   assert.ok(!inputs.some((p) => p.endsWith(".cjs")), `no self-contained file in the bundle: ${inputs.join(", ")}`);
   const code = out.outputFiles[0].text;
-  for (const once of ["HookwireStartError", "Uint8Array.of(", "hookwire.WireError"]) {
+  for (const once of ["HookwireStartError", "Uint8Array.of(", "Symbol.for(`hookwire."]) {
     assert.equal(code.split(once).length - 1, 1, `${once} once in the bundle`);
   }
   const context = vm.createContext({ TextEncoder });

@@ -3,7 +3,7 @@
 import { CAPABILITY_KEY, DETAILS, ERROR_CLASS, FAMILY, KINDS, SYMBOLS, WIRE_VERSION } from "./contract.js";
 import { family } from "./decoder.js";
 import { validate } from "./standard-schema.js";
-import { WireError } from "./wire-error.js";
+import { WireError, familyError } from "./wire-error.js";
 
 export { WireError, WIRE_VERSION };
 export const HOOK_METADATA_KEY = CAPABILITY_KEY;
@@ -13,13 +13,7 @@ export const HOOK_METADATA_KEY = CAPABILITY_KEY;
  * names the version involved; `path` (a JSON pointer) and `expected` say where an envelope is
  * INVALID. `family` is "session-inbox".
  */
-export class SessionInboxWireError extends WireError {
-  constructor(code, message, version, path, expected) {
-    super(FAMILY, code, message, version, path, expected);
-  }
-}
-// The family and the class name come from the generated tables (their Rust description).
-Object.defineProperty(SessionInboxWireError.prototype, "name", { __proto__: null, value: ERROR_CLASS, writable: true, configurable: true });
+export const SessionInboxWireError = familyError(FAMILY, ERROR_CLASS);
 
 /**
  * The family as the decoder core takes it; `O` null: no kind of it has its output made as a

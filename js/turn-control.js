@@ -5,18 +5,12 @@ import { CAPABILITY_KEY, DETAILS, ERROR_CLASS, FAMILY, KINDS, SYMBOLS, WIRE_VERS
 import { family } from "./decoder.js";
 import { OUTPUTS } from "./turn-control-outputs.js";
 import { validate } from "./standard-schema.js";
-import { WireError } from "./wire-error.js";
+import { WireError, familyError } from "./wire-error.js";
 
 export { CAPABILITY_KEY, WireError, WIRE_VERSION };
 
 /** Why a turn-control value could not be decoded: the only error `decode` throws. */
-export class TurnControlWireError extends WireError {
-  constructor(code, message, version, path, expected) {
-    super(FAMILY, code, message, version, path, expected);
-  }
-}
-// The family and the class name come from the generated tables (their Rust description).
-Object.defineProperty(TurnControlWireError.prototype, "name", { __proto__: null, value: ERROR_CLASS, writable: true, configurable: true });
+export const TurnControlWireError = familyError(FAMILY, ERROR_CLASS);
 
 /**
  * The family as the decoder core takes it; `O`, the outputs made as literals of those of its kinds

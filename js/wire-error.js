@@ -1,9 +1,7 @@
-// The base class of every family's error: one class per realm, shared by every hookwire entry
-// loaded in it (a realm may load several copies: the self-contained CommonJS files, the ES
-// modules over their shared core; so the class is kept under a registered
-// symbol rather than in a module they would each copy). `family` and `code` are on every error.
-const KEY = Symbol.for("hookwire.WireError");
-
+// The base class of every family's error, and each family's class: one class per realm, shared by
+// every hookwire entry loaded in it (a realm may load several copies: the self-contained CommonJS
+// files, the ES modules over their shared core; so each class is kept under a registered symbol
+// rather than in a module they would each copy). `family` and `code` are on every error.
 /**
  * Own data properties, defined (an assignment could run a setter on Object.prototype), by a
  * descriptor without a prototype (one with Object.prototype would inherit a polluted `get`).
@@ -31,5 +29,27 @@ class WireErrorBase extends Error {
 }
 Object.defineProperty(WireErrorBase.prototype, "name", { __proto__: null, value: "WireError", writable: true, configurable: true });
 
+/**
+ * The realm's own `hookwire.<name>` (kept on globalThis under its registered symbol), made by
+ * `make` if no hookwire entry loaded in this realm made it first.
+ */
+const shared = (name, make) => (globalThis[Symbol.for(`hookwire.${name}`)] ??= make());
+
 /** The base of every family's error class. */
-export const WireError = globalThis[KEY] ?? (globalThis[KEY] = WireErrorBase);
+export const WireError = shared("WireError", () => WireErrorBase);
+
+/**
+ * The error class of the family `family`, named `name` (from its generated tables): one per realm
+ * like WireError, so that an error any entry throws — the decoder's CommonJS entry, its ES module,
+ * the encoder — is an instance of the class every other entry exports.
+ */
+export const familyError = (family, name) =>
+  shared(name, () => {
+    const FamilyError = class extends WireError {
+      constructor(code, message, version, path, expected) {
+        super(family, code, message, version, path, expected);
+      }
+    };
+    Object.defineProperty(FamilyError.prototype, "name", { __proto__: null, value: name, writable: true, configurable: true });
+    return FamilyError;
+  });

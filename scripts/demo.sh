@@ -12,7 +12,7 @@ scripts/setup.sh
 step "2/5 the hookwire CLI, release build (first run about 1 minute)"
 cargo build --release --bin hookwire
 step "3/5 the native demonstration: encode for each receiver, decode each cohort"
-target/release/hookwire demo
+cargo run --quiet --release --bin hookwire -- demo
 step "4/5 pkg/: the wasm decoders and encoder (wasm-pack, wasm-opt, esbuild; first run about 2 minutes)"
 node scripts/build-pkg.mjs
 step "5/5 the same cohorts through pkg/ in a fresh sandbox, then a real Workflow SDK app (about 1 minute)"
