@@ -5,12 +5,22 @@
 //! moved, never rebuilt.
 
 use crate::error::{EncodeError, ErrorCode};
-use crate::turn_control::{v1, PRODUCER, WIRE_VERSION};
+use crate::family::ProducerVersion;
+use crate::turn_control::{PRODUCER, WIRE_VERSION};
 use serde_json::{json, Value};
 
 /// The kinds a command may have: the kinds of the current version, from the symbol table.
 fn command_kinds() -> impl Iterator<Item = &'static str> {
     crate::turn_control::KIND_SYMS.iter().map(|s| crate::turn_control::symbols::SYMBOLS[s.0 as usize])
+}
+
+/// The producer entry of `version` (the registry guard holds every version to one; the newest
+/// otherwise).
+fn producer(version: u32) -> &'static ProducerVersion {
+    PRODUCER
+        .iter()
+        .find(|p| p.version == version)
+        .unwrap_or(&PRODUCER[PRODUCER.len() - 1])
 }
 
 /// A target given as JSON: `{"version": N}` with N in 0 ..= current (no other key).
@@ -68,12 +78,11 @@ pub fn encode(command: Value, target: u32) -> Result<Value, EncodeError> {
     }
     map.insert("version".into(), json!(WIRE_VERSION));
     let mut wire = Value::Object(map);
-    v1::validate(&wire)?;
+    // The current version's shape, whichever version that is.
+    producer(WIRE_VERSION).validate(&wire)?;
     if let Value::Object(map) = &mut wire {
         for from in (target + 1..=WIRE_VERSION).rev() {
-            if let Some(p) = PRODUCER.iter().find(|p| p.version == from) {
-                (p.down)(map)?;
-            }
+            (producer(from).down)(map)?;
         }
     }
     Ok(wire)
@@ -93,8 +102,9 @@ pub fn encode_text(command: &Value, target: &Value, out: &mut String) {
 
 #[cfg(test)]
 mod tests {
-    use super::{encode, target_from_json};
+    use super::{encode, producer, target_from_json};
     use crate::error::ErrorCode;
+    use crate::turn_control::WIRE_VERSION;
     use serde_json::json;
 
     #[test]
@@ -106,11 +116,22 @@ mod tests {
         assert_eq!(encode(json!({"kind": "turn-error"}), 1).unwrap_err().path, "/error");
         assert_eq!(target_from_json(&json!({"version": 0})).unwrap(), 0);
         for bad in [
-            json!({"version": 2}),
+            json!({"version": WIRE_VERSION + 1}),
             json!({"version": 0, "variant": "send"}),
             json!("v1"),
         ] {
             assert_eq!(target_from_json(&bad).unwrap_err().code, ErrorCode::UnsupportedTarget);
         }
+    }
+
+    #[test]
+    fn the_command_is_validated_against_the_current_version_and_walked_down_by_each() {
+        assert_eq!(producer(WIRE_VERSION).version, WIRE_VERSION);
+        for v in 1..=WIRE_VERSION {
+            assert_eq!(producer(v).version, v, "every version has its producer entry");
+        }
+        let wire = encode(json!({"kind": "turn-error", "error": "x"}), WIRE_VERSION).unwrap();
+        assert_eq!(wire["version"], WIRE_VERSION);
+        assert!(producer(WIRE_VERSION).validate(&wire).is_ok());
     }
 }
