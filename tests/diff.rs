@@ -720,3 +720,19 @@ fn frozen_schemas_read_back_into_the_same_shapes() {
         }
     }
 }
+
+#[test]
+fn a_schema_whose_defs_refer_to_themselves_is_refused_not_read_forever() {
+    // `json_schema` never writes a recursive shape; a frozen schema edited or corrupted into one
+    // is an error `diff --against` and the guard report, not a stack overflow.
+    for doc in [
+        serde_json::json!({"$defs": {"A": {"$ref": "#/$defs/A"}}, "$ref": "#/$defs/A"}),
+        serde_json::json!({"$defs": {"A": {"type": "object", "properties": {"a": {"$ref": "#/$defs/B"}}}, "B": {"type": "array", "items": {"$ref": "#/$defs/A"}}}, "$ref": "#/$defs/A"}),
+    ] {
+        let e = hookwire::shape::from_json_schema(&doc).map(|_| ()).unwrap_err();
+        assert!(e.contains("refers to itself"), "{e}");
+    }
+    // A def used twice, not recursively, is read once and shared.
+    let twice = serde_json::json!({"$defs": {"S": {"type": "string"}}, "type": "object", "properties": {"a": {"$ref": "#/$defs/S"}, "b": {"$ref": "#/$defs/S"}}, "required": ["a"], "additionalProperties": false});
+    assert!(hookwire::shape::from_json_schema(&twice).is_ok());
+}

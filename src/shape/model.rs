@@ -744,7 +744,7 @@ fn ts_key(k: &str) -> String {
 /// `hookwire diff`). Only the vocabulary `json_schema` writes is understood.
 pub fn from_json_schema(doc: &Value) -> Result<&'static Shape, String> {
     let defs = doc.get("$defs").and_then(Value::as_object).cloned().unwrap_or_default();
-    let mut cache: BTreeMap<String, &'static Shape> = BTreeMap::new();
+    let mut cache: BTreeMap<String, Option<&'static Shape>> = BTreeMap::new();
     read_schema(doc, &defs, &mut cache)
 }
 
@@ -759,16 +759,21 @@ fn leak(s: Shape) -> &'static Shape {
 fn read_schema(
     v: &Value,
     defs: &Map<String, Value>,
-    cache: &mut BTreeMap<String, &'static Shape>,
+    // A `$defs` entry's shape once read; `None` while it is being read (a `$ref` to it then is a
+    // cycle: `json_schema` never writes a recursive shape, and reading one would never end).
+    cache: &mut BTreeMap<String, Option<&'static Shape>>,
 ) -> Result<&'static Shape, String> {
     if let Some(r) = v.get("$ref").and_then(Value::as_str) {
         let name = r
             .strip_prefix("#/$defs/")
             .ok_or_else(|| format!("unsupported $ref {r}"))?;
-        if let Some(s) = cache.get(name) {
-            return Ok(s);
+        match cache.get(name) {
+            Some(Some(s)) => return Ok(s),
+            Some(None) => return Err(format!("unsupported $ref {r}: {name} refers to itself")),
+            None => {}
         }
         let body = defs.get(name).ok_or_else(|| format!("no $defs entry {name}"))?;
+        cache.insert(name.into(), None);
         let inner = read_schema(body, defs, cache)?;
         let def = Box::leak(Box::new(Def {
             name: leak_str(name),
@@ -777,7 +782,7 @@ fn read_schema(
             shape: clone_top(inner),
         }));
         let named = leak(Shape::Named(def));
-        cache.insert(name.into(), named);
+        cache.insert(name.into(), Some(named));
         return Ok(named);
     }
     if let Some(c) = v.get("const") {
