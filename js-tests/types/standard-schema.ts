@@ -2,7 +2,7 @@
 // `StandardSchemaV1`s of `@standard-schema/spec` whose inferred input and output are the
 // decoder's and the encoder's own types, and they type the Workflow SDK's `defineHook({ schema })`.
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import { decode, standardSchema, type SessionInboxValue } from "hookwire";
+import { decode, standardSchema, WIRE_VERSION, type SessionInboxValue } from "hookwire";
 import { standardSchema as turnControlSchema, type TurnControlValue } from "hookwire/turn-control";
 import { encoderSchema, type SessionInboxCommand, type SessionInboxWireAt, type TurnControlCommand, type TurnControlWireFor } from "hookwire/encoder";
 import { init, decode as decodeWithModule, standardSchema as moduleSchema } from "hookwire/module";
@@ -10,6 +10,8 @@ import { init as initTurnControl } from "hookwire/turn-control/module";
 import { defineHook } from "workflow";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+/** The version after `N`, whatever the current one is (a tuple's length: types have no `+`). */
+type Next<N extends number, T extends unknown[] = []> = T["length"] extends N ? [...T, unknown]["length"] : Next<N, [...T, unknown]>;
 const yes = <T extends true>(t: T) => t;
 
 // The decoder entries: unknown in, the decoded union out.
@@ -29,16 +31,18 @@ export function read(payload: unknown): SessionInboxValue | string {
 export const notAPromise = () => standardSchema["~standard"].validate(1).then;
 
 // The encoder entry: commands in, the wire value of the fixed target out.
-const v6 = encoderSchema();
+const current = encoderSchema();
 const v3 = encoderSchema({ target: { version: 3 } });
 yes<Equal<StandardSchemaV1.InferInput<typeof v3>, SessionInboxCommand>>(true);
 yes<Equal<StandardSchemaV1.InferOutput<typeof v3>, SessionInboxWireAt<3>>>(true);
-const producer: StandardSchemaV1<SessionInboxCommand, SessionInboxWireAt<6>> = v6;
+const producer: StandardSchemaV1<SessionInboxCommand, SessionInboxWireAt<typeof WIRE_VERSION>> = current;
 const control = encoderSchema({ family: "turn-control", target: { version: 0 } });
 yes<Equal<StandardSchemaV1.InferInput<typeof control>, TurnControlCommand>>(true);
 yes<Equal<StandardSchemaV1.InferOutput<typeof control>, TurnControlWireFor<0>>>(true);
-// @ts-expect-error: version 7 is not a target this build writes
-encoderSchema({ target: { version: 7 } });
+yes<Equal<Next<6>, 7>>(true);
+declare const newer: Next<typeof WIRE_VERSION>;
+// @ts-expect-error: the version after the current one is not a target this build writes
+encoderSchema({ target: { version: newer } });
 // @ts-expect-error: turn control has no version 3
 encoderSchema({ family: "turn-control", target: { version: 3 } });
 

@@ -3,9 +3,15 @@
 import { decode, hookMetadata, HOOK_METADATA_KEY, SessionInboxWireError, WIRE_VERSION } from "hookwire";
 import type { SessionInboxValue, SessionInboxWireErrorCode, UserContentPart } from "hookwire";
 
-const metadata: { readonly sessionInboxWireVersion: 6 } = hookMetadata();
+/** The current version, a literal type (never `number`), whichever version it is. */
+type Current = typeof WIRE_VERSION;
+const literal: number extends Current ? never : true = true;
+const metadata: { readonly sessionInboxWireVersion: Current } = hookMetadata();
 const key: "sessionInboxWireVersion" = HOOK_METADATA_KEY;
-const version: 6 = WIRE_VERSION;
+const version: Current = WIRE_VERSION;
+/** The version after `N` (a tuple's length: types have no `+`). */
+type Next<N extends number, T extends unknown[] = []> = T["length"] extends N ? [...T, unknown]["length"] : Next<N, [...T, unknown]>;
+declare const newer: Next<Current>;
 
 export function handle(payload: unknown): string {
   let value: SessionInboxValue;
@@ -67,8 +73,8 @@ export async function produce(getHookByToken: (token: string) => Promise<{ token
 export const badControl: SessionInboxCommand = { kind: "clear", payloads: [] };
 // @ts-expect-error: not a target
 export const badTarget: SessionInboxTarget = { version: 0 };
-// @ts-expect-error: not a version this build writes
-export const newerTarget: SessionInboxTarget = { version: 7 };
+// @ts-expect-error: the version after the current one is not a version this build writes
+export const newerTarget: SessionInboxTarget = { version: newer };
 
 // The precompiled-module entry: the same API, plus init (declarations checked here, not skipped).
 import { init, decode as decodeWithModule, standardSchema } from "hookwire/module";

@@ -1172,6 +1172,16 @@ mod tests {
             names.sort_unstable();
             names
         };
+        // The exact lists below are facts of version 6 as the current version. Once a later
+        // version is current they may not hold, and the change adding it may not edit this file
+        // (`check --against`): only the table's structure is checked then.
+        if super::WIRE_VERSION != 6 {
+            for kind in ["deliver", "reset", "cancel", "clear"] {
+                let _ = fitting(kind);
+            }
+            assert!(subsumed_at(super::WIRE_VERSION, "clear").is_none());
+            return;
+        }
         let deliver = fitting("deliver");
         for name in ["auth", "kind", "payload", "payloads", "requestId", "taskDeliveryId", "turnPolicy", "version"] {
             assert!(deliver.contains(&name), "{name} in {deliver:?}");
