@@ -1146,70 +1146,116 @@ pub fn manifest_text(v: &Value) -> String {
     serde_json::to_string_pretty(v).unwrap_or_default() + "\n"
 }
 
-/// What deploying a build with manifest `new` would break for runs pinned to a build with
-/// manifest `old`: `(rule, message)` per problem (none: compatible).
-pub fn compare_manifests(old: &Value, new: &Value) -> Result<Vec<(&'static str, String)>, String> {
-    let families = |m: &Value, which: &str| -> Result<Vec<Value>, String> {
-        match (m.get("hookwireManifest"), m.get("families")) {
-            (Some(_), Some(Value::Array(f))) => Ok(f.clone()),
-            _ => Err(format!(
-                "the {which} manifest is not a hookwire manifest (no `hookwireManifest`, `families`)"
-            )),
-        }
+/// A manifest's number that must be whole and not negative (`6`, or `6.0` as some writers put it).
+fn whole(v: &Value) -> Option<u64> {
+    v.as_u64().or_else(|| {
+        v.as_f64()
+            .filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < 9_007_199_254_740_992.0)
+            .map(|f| f as u64)
+    })
+}
+
+/// One family of a manifest, as `compare_manifests` reads it.
+struct ManifestFamily<'a> {
+    name: &'a str,
+    unversioned: Option<u64>,
+    current: u64,
+    /// Each version and the sha256 of its frozen schema (none: unshipped).
+    versions: Vec<(u64, Option<&'a str>)>,
+}
+
+/// Read a family of the `which` manifest; what it lacks or holds malformed is an error, never
+/// taken for "nothing there" (which would compare as compatible).
+fn manifest_family<'a>(f: &'a Value, which: &str) -> Result<ManifestFamily<'a>, String> {
+    let named = f.get("name").map_or_else(|| "?".to_string(), Value::to_string);
+    let bad = |what: &str| format!("the {which} manifest's family {named} has no {what}");
+    let name = f
+        .get("name")
+        .and_then(Value::as_str)
+        .ok_or_else(|| bad("`name` string"))?;
+    let current = f.get("current").and_then(whole).ok_or_else(|| bad("whole `current`"))?;
+    let unversioned = match f.get("unversioned") {
+        None | Some(Value::Null) => None,
+        Some(u) => Some(whole(u).ok_or_else(|| bad("whole `unversioned`"))?),
     };
-    let (old_f, new_f) = (families(old, "old")?, families(new, "new")?);
+    let versions = f
+        .get("versions")
+        .and_then(Value::as_array)
+        .ok_or_else(|| bad("`versions` array"))?
+        .iter()
+        .map(|v| {
+            let n = v.get("version").and_then(whole);
+            let n = n.ok_or_else(|| bad("whole `version` in every entry of `versions`"))?;
+            Ok((n, v.get("schemaSha256").and_then(Value::as_str)))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(ManifestFamily {
+        name,
+        unversioned,
+        current,
+        versions,
+    })
+}
+
+/// Every family of the `which` manifest `m`.
+fn manifest_families<'a>(m: &'a Value, which: &str) -> Result<Vec<ManifestFamily<'a>>, String> {
+    match (m.get("hookwireManifest"), m.get("families")) {
+        (Some(_), Some(Value::Array(f))) => f.iter().map(|f| manifest_family(f, which)).collect(),
+        _ => Err(format!(
+            "the {which} manifest is not a hookwire manifest (no `hookwireManifest`, `families`)"
+        )),
+    }
+}
+
+/// What deploying a build with manifest `new` would break for runs pinned to a build with
+/// manifest `old`: `(rule, message)` per problem (none: compatible). A manifest that is not one,
+/// or a family in it missing what a manifest holds, is an error.
+pub fn compare_manifests(old: &Value, new: &Value) -> Result<Vec<(&'static str, String)>, String> {
+    let (old_f, new_f) = (manifest_families(old, "old")?, manifest_families(new, "new")?);
     let mut out = Vec::new();
     for o in &old_f {
-        let name = o["name"].as_str().unwrap_or("?");
-        let Some(n) = new_f.iter().find(|n| n["name"] == o["name"]) else {
+        let name = o.name;
+        let Some(n) = new_f.iter().find(|n| n.name == name) else {
             out.push((
                 "FamilyRemoved",
                 format!("{name}: the family is gone; runs pinned to the old deployment still write and read it"),
             ));
             continue;
         };
-        if o["unversioned"].is_u64() && n["unversioned"] != o["unversioned"] {
+        if let Some(u) = o.unversioned.filter(|u| n.unversioned != Some(*u)) {
             out.push((
                 "VersionRemoved",
-                format!(
-                    "{name}: unversioned values (version {}) are no longer decoded",
-                    o["unversioned"]
-                ),
+                format!("{name}: unversioned values (version {u}) are no longer decoded"),
             ));
         }
-        let versions = |m: &Value| -> Vec<Value> { m["versions"].as_array().cloned().unwrap_or_default() };
-        let new_versions = versions(n);
-        for ov in versions(o) {
-            let v = &ov["version"];
-            match new_versions.iter().find(|nv| nv["version"] == *v) {
+        for &(v, h) in &o.versions {
+            match n.versions.iter().find(|(nv, _)| *nv == v) {
                 None => out.push((
                     "VersionRemoved",
                     format!("{name}: version {v} is gone; runs pinned to the old deployment write it"),
                 )),
-                Some(nv) => {
-                    if let Some(h) = ov.get("schemaSha256").and_then(Value::as_str) {
-                        let now = nv.get("schemaSha256").and_then(Value::as_str);
-                        if now != Some(h) {
-                            out.push((
-                                "SchemaChanged",
-                                format!(
-                                    "{name}: the shipped schema of version {v} changed (sha256 {} → {}); a shipped version is frozen",
-                                    short(Some(h)),
-                                    short(now)
-                                ),
-                            ));
-                        }
+                Some(&(_, now)) => {
+                    if let Some(h) = h.filter(|h| now != Some(*h)) {
+                        out.push((
+                            "SchemaChanged",
+                            format!(
+                                "{name}: the shipped schema of version {v} changed (sha256 {} → {}); a shipped version is frozen",
+                                short(Some(h)),
+                                short(now)
+                            ),
+                        ));
                     }
                 }
             }
         }
-        if let (Some(oc), Some(nc)) = (o["current"].as_u64(), n["current"].as_u64()) {
-            if nc < oc {
-                out.push((
-                    "CurrentLowered",
-                    format!("{name}: the current version is lowered from {oc} to {nc}; runs pinned to the old deployment write version {oc}"),
-                ));
-            }
+        if n.current < o.current {
+            out.push((
+                "CurrentLowered",
+                format!(
+                    "{name}: the current version is lowered from {} to {}; runs pinned to the old deployment write version {}",
+                    o.current, n.current, o.current
+                ),
+            ));
         }
     }
     Ok(out)

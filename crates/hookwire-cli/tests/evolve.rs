@@ -570,5 +570,34 @@ fn manifest_compare_flags_what_a_deployment_would_break() {
     );
     let o = compare(&json!({"families": "no"}));
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // Numbers written as doubles are the same numbers.
+    let mut doubles = now.clone();
+    for v in doubles["families"][0]["versions"].as_array_mut().unwrap() {
+        v["version"] = json!(v["version"].as_f64().unwrap());
+    }
+    doubles["families"][0]["current"] = json!(current as f64);
+    assert_eq!(ok(&compare(&doubles), "versions written as 1.0"), "compatible\n");
+    // A family missing what a manifest holds is an error, never read as "nothing there".
+    for (key, value) in [
+        ("versions", None),
+        ("versions", Some(json!([{"version": "1"}]))),
+        ("current", None),
+        ("name", Some(json!(5))),
+    ] {
+        let mut broken = now.clone();
+        match value {
+            Some(v) => broken["families"][0][key] = v,
+            None => {
+                broken["families"][0].as_object_mut().unwrap().remove(key);
+            }
+        }
+        let o = compare(&broken);
+        assert_eq!(o.status.code(), Some(2), "{key}: {}{}", stdout(&o), stderr(&o));
+        assert!(
+            stderr(&o).contains("the old manifest's family"),
+            "{key}: {}",
+            stderr(&o)
+        );
+    }
     let _ = fs::remove_dir_all(&dir);
 }
