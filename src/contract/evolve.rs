@@ -1311,6 +1311,9 @@ fn version_modules<'a>(paths: impl Iterator<Item = &'a str>, module_dir: &str) -
 /// no git, no such revision): what `check --against` and `diff --against` answer before reading
 /// anything at `rev`, so that a mistyped revision is never read as one with no files.
 pub fn verify_commit(root: &Path, rev: &str) -> Result<(), String> {
+    if !root.is_dir() {
+        return Err(format!("{} is not a directory", root.display()));
+    }
     let verify = git(
         root,
         &["rev-parse", "--verify", "--quiet", &format!("{rev}^{{commit}}")],
