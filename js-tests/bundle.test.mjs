@@ -61,8 +61,8 @@ test("each family's error class is one per realm: what any entry throws is an in
     assert.fail("nothing thrown");
   };
   const errors = {
-    session: [thrown(() => esm.session.decode({ kind: "deliver", version: 9 })), thrown(() => cjs.session.decode(null)), thrown(() => encoder.encode({ kind: "explode" }))],
-    turn: [thrown(() => esm.turn.decode({ kind: "turn-result", version: 2 })), thrown(() => cjs.turn.decode([])), thrown(() => encoder.turnControl.encode({ kind: "turn-result" }))],
+    session: [thrown(() => esm.session.decode({ kind: "deliver", version: esm.session.WIRE_VERSION + 1 })), thrown(() => cjs.session.decode(null)), thrown(() => encoder.encode({ kind: "explode" }))],
+    turn: [thrown(() => esm.turn.decode({ kind: "turn-result", version: esm.turn.WIRE_VERSION + 1 })), thrown(() => cjs.turn.decode([])), thrown(() => encoder.turnControl.encode({ kind: "turn-result" }))],
   };
   for (const [family, list] of Object.entries(errors)) {
     for (const e of list) {

@@ -28,6 +28,8 @@ function turnControlPath() {
 const require = createRequire(import.meta.url);
 /** The driver's decoder, loaded by require (the workflow bundle's CommonJS world). */
 const tc = require(turnControlPath());
+/** A version newer than this build's, whichever that is. */
+const NEWER = tc.WIRE_VERSION + 1;
 /** The encoder entry, whose `turnControl` is the turn workflow's encoder and negotiation. */
 const encoder = require(join(pkgDir, "encoder.cjs"));
 
@@ -200,7 +202,7 @@ function commandGenerator(seed) {
     for (const field of ["continuationToken", "inboxToken", "requestId"]) if (keeps(field) && has(0.92)) c[field] = str();
     if (has(0.04)) c.version = pick([0, 1]);
     if (has(0.05)) c.stray = 1;
-    const target = pick([{ version: 0 }, { version: 0 }, { version: 1 }, { version: 1 }, undefined, { version: 2 }, { version: 0, variant: "send" }, { version: "1" }, "v1", null]);
+    const target = pick([{ version: 0 }, { version: 0 }, { version: 1 }, { version: 1 }, undefined, { version: NEWER }, { version: 0, variant: "send" }, { version: "1" }, "v1", null]);
     return { command: r() < 0.02 ? json(2) : c, target };
   };
 }
@@ -209,9 +211,13 @@ function commandGenerator(seed) {
 // The entry and its constants.
 
 test("the entry's exports, constants and capability helper", () => {
-  assert.equal(tc.WIRE_VERSION, 1);
+  // The current version is the native build's (its schema's `$id` names it).
+  const schema = JSON.parse(execFileSync(hookwireBin(), ["--family", "turn-control", "schema"], { encoding: "utf8" }));
+  const current = Number(/:v(\d+)$/.exec(schema.$id)[1]);
+  assert.ok(current >= 1);
+  assert.equal(tc.WIRE_VERSION, current);
   assert.equal(tc.CAPABILITY_KEY, "turnControlWireVersion");
-  assert.deepEqual(tc.driverCapabilities(), { turnControlWireVersion: 1 });
+  assert.deepEqual(tc.driverCapabilities(), { turnControlWireVersion: current });
   assert.notEqual(tc.driverCapabilities(), tc.driverCapabilities(), "a fresh object each call");
   assert.equal(typeof tc.decode, "function");
   assert.equal(typeof tc.memoryStats, "function");
@@ -356,7 +362,7 @@ test("decode is idempotent on every decodable fixture (decode's output is a v0 v
 
 test("§16 order: version rules before the kind, the kind before the envelope", () => {
   const code = (v) => tcResult(v).error?.code ?? "ok";
-  assert.equal(code({ kind: "turn-handoff", version: 2 }), "NEWER_VERSION");
+  assert.equal(code({ kind: "turn-handoff", version: NEWER }), "NEWER_VERSION");
   assert.equal(code({ kind: "turn-result", version: "1", action: "x" }), "MALFORMED_VERSION");
   assert.equal(code({ kind: "turn-result", version: null }), "MALFORMED_VERSION");
   assert.equal(code({ kind: "turn-result", version: 1.5 }), "MALFORMED_VERSION");
@@ -489,7 +495,7 @@ test("encode: the returned action is the command's own object, for every target"
 
 test("encode: targets, strictness and JSON-ness", () => {
   const ok = { kind: "turn-error", error: { message: "boom" } };
-  for (const target of [{ version: 2 }, { version: -1 }, { version: 0.5 }, { version: "1" }, { version: 0, variant: "send" }, { version: 1, extra: true }, "v1", 1, {}, null]) {
+  for (const target of [{ version: NEWER }, { version: -1 }, { version: 0.5 }, { version: "1" }, { version: 0, variant: "send" }, { version: 1, extra: true }, "v1", 1, {}, null]) {
     assert.throws(() => encoder.turnControl.encode(ok, target), (e) => {
       assertTurnControlError(e);
       return e.code === "UNSUPPORTED_TARGET";
@@ -523,9 +529,9 @@ test("encode: targets, strictness and JSON-ness", () => {
 test(
   "encode: the target is checked before the command (§16), even when the command is not JSON",
   () => {
-    assert.throws(() => encoder.turnControl.encode({ kind: "turn-error", error: 1 }, { version: 2 }), { code: "UNSUPPORTED_TARGET" });
-    assert.throws(() => encoder.turnControl.encode({ kind: "turn-error" }, { version: 2 }), { code: "UNSUPPORTED_TARGET" }, "invalid command, bad target");
-    assert.throws(() => encoder.turnControl.encode({ kind: "turn-error", error: NaN }, { version: 2 }), { code: "UNSUPPORTED_TARGET" }, "non-JSON command, bad target");
+    assert.throws(() => encoder.turnControl.encode({ kind: "turn-error", error: 1 }, { version: NEWER }), { code: "UNSUPPORTED_TARGET" });
+    assert.throws(() => encoder.turnControl.encode({ kind: "turn-error" }, { version: NEWER }), { code: "UNSUPPORTED_TARGET" }, "invalid command, bad target");
+    assert.throws(() => encoder.turnControl.encode({ kind: "turn-error", error: NaN }, { version: NEWER }), { code: "UNSUPPORTED_TARGET" }, "non-JSON command, bad target");
   },
 );
 
@@ -756,7 +762,7 @@ test("hookwire/turn-control decodes inside a fresh vm context; its errors are th
   for (let delivery = 0; delivery < 3; delivery++) {
     const ctx = sandbox(code, [
       { kind: "turn-result", version: 1, action, bufferedDeliveries },
-      { kind: "turn-error", version: 2, error: "x" },
+      { kind: "turn-error", version: NEWER, error: "x" },
       { kind: "turn-delivery-accepted", requestId: 7, version: 1 },
       { kind: "turn-result", action: [] },
       { kind: "turn-continuation-token", continuationToken: "s:turn-control:1" },
@@ -842,7 +848,7 @@ test("no handles held and no wasm memory growth after 50,000 mixed decodes", () 
     { kind: "turn-result", action: [] },
     { kind: "turn-result", version: 1, action: { kind: "stop" }, bufferedDeliveries: [{}, "x"] },
     { kind: "turn-handoff", version: 1 },
-    { kind: "turn-error", version: 2 },
+    { kind: "turn-error", version: NEWER },
     { kind: "turn-error", version: "1" },
     null,
     throwing,
