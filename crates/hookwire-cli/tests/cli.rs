@@ -431,17 +431,24 @@ fn turn_control_through_the_command_line() {
         stdout(&o),
         "{\"kind\":\"turn-delivery-accepted\",\"requestId\":\"r\"}\n"
     );
+    // A driver newer than this build is answered this build's current version.
+    let current = hookwire::turn_control::WIRE_VERSION;
     let o = hookwire(
         &["--family", "turn-control", "negotiate", "--lines"],
-        b"{\"capabilities\":{\"turnControlWireVersion\":3}}\n{\"capabilities\":null}\n",
+        format!(
+            "{{\"capabilities\":{{\"turnControlWireVersion\":{}}}}}\n{{\"capabilities\":null}}\n",
+            current + 2
+        )
+        .as_bytes(),
     );
     assert_eq!(
         lines(&o),
         vec![
-            json!({"ok": {"target": {"version": 1}}}),
+            json!({"ok": {"target": {"version": current}}}),
             json!({"ok": {"target": {"version": 0}}})
         ]
     );
+    let beyond = (current + 1).to_string();
     let o = hookwire(
         &[
             "--family",
@@ -449,7 +456,7 @@ fn turn_control_through_the_command_line() {
             "negotiate",
             "--lines",
             "--write-at-most",
-            "2",
+            &beyond,
         ],
         b"",
     );
@@ -460,7 +467,7 @@ fn turn_control_through_the_command_line() {
     );
     let o = hookwire(&["--family", "turn-control", "schema"], b"");
     let schema: Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(schema["$id"], "urn:hookwire:turn-control:v1");
+    assert_eq!(schema["$id"], format!("urn:hookwire:turn-control:v{current}"));
 }
 
 #[test]
