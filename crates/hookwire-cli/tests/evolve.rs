@@ -149,7 +149,8 @@ fn cargo_ok(o: &Output, what: &str) {
     assert_eq!(o.status.code(), Some(0), "{what}:\n{}\n---\n{out}", failed.join("\n"));
 }
 
-/// The whole change, as a maintainer makes it: scaffold version 7, bless, build and test the
+/// The whole change, as a maintainer makes it: scaffold version 7 (and turn control's version 2
+/// in the same change), bless, build and test the
 /// tree, see that nothing changed yet, ship it, check it (alone and against the revision it
 /// branched from), ship again (nothing to ship), and scaffold version 8 on top.
 /// About 1.5 minutes with the dependencies built in `target/evolve`, 3 without.
@@ -183,6 +184,20 @@ fn new_version_then_ship_in_a_scratch_copy() {
     ] {
         assert!(dir.join(&rel).exists(), "{rel}");
     }
+    // Turn control's next version in the same change: the scaffold is the same for every family,
+    // and the suite below runs over both.
+    let (tn, tm) = (
+        hookwire::turn_control::WIRE_VERSION,
+        hookwire::turn_control::WIRE_VERSION + 1,
+    );
+    let said = ok(
+        &hookwire(&dir, &["--family", "turn-control", "new-version", "--root", "."]),
+        "turn-control new-version",
+    );
+    assert!(
+        said.contains(&format!("turn-control: version {tm} scaffolded from version {tn}")),
+        "{said}"
+    );
     let fmt = Command::new(env!("CARGO"))
         .args(["fmt", "--check"])
         .current_dir(&dir)
@@ -245,7 +260,10 @@ fn new_version_then_ship_in_a_scratch_copy() {
         shipped.contains(&format!("locked src/families/session_inbox/v{n}_to_v{m}.rs")),
         "{shipped}"
     );
-    assert!(shipped.contains("turn-control: nothing to ship"), "{shipped}");
+    assert!(
+        shipped.contains(&format!("turn-control: shipped version {tm}")),
+        "{shipped}"
+    );
     let registry = fs::read_to_string(dir.join("src/families/session_inbox/mod.rs")).unwrap();
     assert!(
         registry.contains(&format!("version: {m},\n            shipped: true,")),
