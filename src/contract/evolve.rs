@@ -1160,6 +1160,8 @@ struct ManifestFamily<'a> {
     name: &'a str,
     unversioned: Option<u64>,
     current: u64,
+    /// The newest version the build writes (its current one where the manifest does not say).
+    write_ceiling: u64,
     /// Each version and the sha256 of its frozen schema (none: unshipped).
     versions: Vec<(u64, Option<&'a str>)>,
 }
@@ -1174,6 +1176,10 @@ fn manifest_family<'a>(f: &'a Value, which: &str) -> Result<ManifestFamily<'a>, 
         .and_then(Value::as_str)
         .ok_or_else(|| bad("`name` string"))?;
     let current = f.get("current").and_then(whole).ok_or_else(|| bad("whole `current`"))?;
+    let write_ceiling = match f.get("writeCeiling") {
+        None | Some(Value::Null) => current,
+        Some(c) => whole(c).ok_or_else(|| bad("whole `writeCeiling`"))?,
+    };
     let unversioned = match f.get("unversioned") {
         None | Some(Value::Null) => None,
         Some(u) => Some(whole(u).ok_or_else(|| bad("whole `unversioned`"))?),
@@ -1193,6 +1199,7 @@ fn manifest_family<'a>(f: &'a Value, which: &str) -> Result<ManifestFamily<'a>, 
         name,
         unversioned,
         current,
+        write_ceiling,
         versions,
     })
 }
@@ -1213,6 +1220,19 @@ fn manifest_families<'a>(m: &'a Value, which: &str) -> Result<Vec<ManifestFamily
 pub fn compare_manifests(old: &Value, new: &Value) -> Result<Vec<(&'static str, String)>, String> {
     let (old_f, new_f) = (manifest_families(old, "old")?, manifest_families(new, "new")?);
     let mut out = Vec::new();
+    // A version written before it shipped has no frozen schema to hold a later build to.
+    let unshipped = |f: &ManifestFamily<'_>| -> Vec<u64> {
+        let written = f.versions.iter().filter(|(v, h)| h.is_none() && *v <= f.write_ceiling);
+        written.map(|(v, _)| *v).collect()
+    };
+    for n in &new_f {
+        for v in unshipped(n) {
+            out.push((
+                "Unshipped",
+                format!("{}: this build writes version {v}, which has not shipped (its schema is not frozen): ship it (`hookwire ship`) before it is deployed", n.name),
+            ));
+        }
+    }
     for o in &old_f {
         let name = o.name;
         let Some(n) = new_f.iter().find(|n| n.name == name) else {
@@ -1222,6 +1242,12 @@ pub fn compare_manifests(old: &Value, new: &Value) -> Result<Vec<(&'static str, 
             ));
             continue;
         };
+        for v in unshipped(o) {
+            out.push((
+                "Unshipped",
+                format!("{name}: the old deployment writes version {v}, which had not shipped: what it wrote cannot be held to this build's schema of it"),
+            ));
+        }
         if let Some(u) = o.unversioned.filter(|u| n.unversioned != Some(*u)) {
             out.push((
                 "VersionRemoved",
@@ -1506,6 +1532,40 @@ pub fn next_steps(s: &Scaffold) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_build_that_writes_a_version_it_has_not_shipped_is_flagged() {
+        let manifest = |versions: Value, current: u64, ceiling: u64| json!({"hookwireManifest": 1, "families": [{"name": "f", "current": current, "writeCeiling": ceiling, "versions": versions}]});
+        let one = manifest(json!([{"version": 1, "schemaSha256": "a"}]), 1, 1);
+        let two = manifest(
+            json!([{"version": 1, "schemaSha256": "a"}, {"version": 2, "schemaSha256": "b"}]),
+            2,
+            2,
+        );
+        let early = |ceiling| {
+            manifest(
+                json!([{"version": 1, "schemaSha256": "a"}, {"version": 2, "shipped": false}]),
+                2,
+                ceiling,
+            )
+        };
+        let rules = |old: &Value, new: &Value| -> Vec<&str> {
+            compare_manifests(old, new)
+                .unwrap()
+                .into_iter()
+                .map(|(r, _)| r)
+                .collect()
+        };
+        assert!(rules(&one, &two).is_empty(), "version 2 shipped, then deployed");
+        let found = compare_manifests(&one, &early(2)).unwrap();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, "Unshipped");
+        assert!(found[0].1.contains("this build writes version 2"), "{}", found[0].1);
+        // Held below its ceiling, the unshipped version is not written: nothing to flag.
+        assert!(rules(&one, &early(1)).is_empty());
+        // Deployed unshipped, then shipped: what the old deployment wrote was never frozen.
+        assert_eq!(rules(&early(2), &two), ["Unshipped"]);
+    }
 
     #[test]
     fn json_span_finds_top_level_paths_only() {

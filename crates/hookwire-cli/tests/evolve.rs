@@ -530,6 +530,29 @@ fn manifest_compare_flags_what_a_deployment_would_break() {
         fs::write(&file, old.to_string()).unwrap();
         hookwire(&root(), &["manifest", "--compare", file.to_str().unwrap()])
     };
+    // A build with a version it writes but has not shipped (a tree mid-change, as `new-version`
+    // leaves it) is flagged against any manifest, itself included: that is all it can be asked.
+    let unshipped: Vec<String> = now["families"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|f| {
+            let name = f["name"].as_str().unwrap().to_string();
+            f["versions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|v| v["shipped"] == json!(false))
+                .map(move |v| format!("{name} v{}", v["version"]))
+        })
+        .collect();
+    if !unshipped.is_empty() {
+        let o = compare(&now);
+        assert_eq!(o.status.code(), Some(1), "{unshipped:?}: {}", stdout(&o));
+        assert!(stderr(&o).contains("error[Unshipped]"), "{}", stderr(&o));
+        let _ = fs::remove_dir_all(&dir);
+        return;
+    }
     assert_eq!(ok(&compare(&now), "the same build"), "compatible\n");
     let mut older = now.clone();
     let family = &mut older["families"][0];
@@ -588,6 +611,23 @@ fn manifest_compare_flags_what_a_deployment_would_break() {
     );
     let o = compare(&json!({"families": "no"}));
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // A version the old deployment wrote before it shipped (one above its write ceiling is not
+    // written: the `removed` case above).
+    let mut early = now.clone();
+    early["families"][0]["versions"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"version": current + 1, "shipped": false}));
+    early["families"][0]["current"] = json!(current + 1);
+    early["families"][0]["writeCeiling"] = json!(current + 1);
+    let said = lines(&compare(&early));
+    assert!(
+        said.contains(&format!(
+            "error[Unshipped]: session-inbox: the old deployment writes version {}, which had not shipped: what it wrote cannot be held to this build's schema of it",
+            current + 1
+        )),
+        "{said:?}"
+    );
     // Numbers written as doubles are the same numbers.
     let mut doubles = now.clone();
     for v in doubles["families"][0]["versions"].as_array_mut().unwrap() {
