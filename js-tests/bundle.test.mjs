@@ -2,6 +2,7 @@
 // pkg/hookwire-core.mjs): they decode exactly as the self-contained CommonJS files do, and a bundle
 // holding both families holds the core once and runs in a fresh vm context.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -36,6 +37,47 @@ test("the ES module entries export what the CommonJS files export", () => {
   assert.deepEqual(Object.keys(esm.turn).sort(), Object.keys(cjs.turn).sort());
   assert.equal(esm.session.WireError, cjs.session.WireError, "one WireError per realm");
   assert.equal(esm.turn.WireError, esm.session.WireError);
+});
+
+test("what a realm holds under the classes' symbols before hookwire loads never changes what it throws", () => {
+  // Each case in a fresh process: something under a family class's key first (a stray value, a
+  // getter or a setter-only accessor inherited from Object.prototype, a global object that takes no new
+  // property),
+  // then every entry loaded; each must throw its family's error, shared by the entries where the
+  // realm can keep it.
+  const cases = {
+    "a number stored under the key": `globalThis[Symbol.for("hookwire.SessionInboxWireError")] = 42; globalThis[Symbol.for("hookwire.TurnControlWireError")] = {};`,
+    "an inherited getter": `Object.defineProperty(Object.prototype, Symbol.for("hookwire.TurnControlWireError"), { configurable: true, get() { return 1; } }); Object.defineProperty(Object.prototype, Symbol.for("hookwire.WireError"), { configurable: true, get() { return () => {}; } });`,
+    "an inherited setter alone": `for (const n of ["WireError", "SessionInboxWireError", "TurnControlWireError"]) Object.defineProperty(Object.prototype, Symbol.for("hookwire." + n), { configurable: true, set() { throw new Error("setter ran"); } });`,
+    "a global object that takes no new property": `require(${JSON.stringify(join(pkgDir, "hookwire.cjs"))}); Object.preventExtensions(globalThis);`,
+  };
+  const run = (setup) => `${setup}
+    (async () => {
+      const cjs = { session: require(${JSON.stringify(join(pkgDir, "hookwire.cjs"))}), turn: require(${JSON.stringify(join(pkgDir, "turn-control.cjs"))}) };
+      const esm = { session: await import(${JSON.stringify(join(pkgDir, "hookwire.mjs"))}), turn: await import(${JSON.stringify(join(pkgDir, "turn-control.mjs"))}) };
+      const encoder = require(${JSON.stringify(join(pkgDir, "encoder.cjs"))});
+      const caught = (f) => { try { f(); } catch (e) { return e; } };
+      const errors = [
+        ["session", caught(() => cjs.session.decode({ kind: "nope", version: 1 })), cjs.session.SessionInboxWireError],
+        ["session", caught(() => esm.session.decode(null)), esm.session.SessionInboxWireError],
+        ["session", caught(() => encoder.encode({ kind: "explode" })), encoder.SessionInboxWireError],
+        ["turn", caught(() => cjs.turn.decode(null)), cjs.turn.TurnControlWireError],
+        ["turn", caught(() => esm.turn.decode([])), esm.turn.TurnControlWireError],
+        ["turn", caught(() => encoder.turnControl.encode({ kind: "turn-result" })), encoder.TurnControlWireError],
+      ];
+      console.log(JSON.stringify({
+        errors: errors.map(([family, e, C]) => ({ family, name: e.name, code: e.code, own: e instanceof C, wire: e instanceof cjs.session.WireError })),
+        shared: cjs.session.SessionInboxWireError === esm.session.SessionInboxWireError && cjs.turn.TurnControlWireError === encoder.TurnControlWireError,
+      }));
+    })();`;
+  for (const [name, setup] of Object.entries(cases)) {
+    const out = JSON.parse(execFileSync(process.execPath, ["-e", run(setup)], { encoding: "utf8" }));
+    for (const e of out.errors) {
+      assert.equal(e.name, e.family === "session" ? "SessionInboxWireError" : "TurnControlWireError", `${name}: ${JSON.stringify(e)}`);
+      assert.ok(e.own && e.wire && typeof e.code === "string", `${name}: ${JSON.stringify(e)}`);
+    }
+    if (!name.includes("no new property")) assert.ok(out.shared, `${name}: one class per family`);
+  }
 });
 
 test("each family's error class is one per realm: what any entry throws is an instance of what every entry exports", async () => {

@@ -5,8 +5,10 @@
 /**
  * Own data properties, defined (an assignment could run a setter on Object.prototype), by a
  * descriptor without a prototype (one with Object.prototype would inherit a polluted `get`).
+ * Answers whether the property was defined (false, without throwing, on an object that takes no
+ * new property).
  */
-export const define = (o, k, value) => Object.defineProperty(o, k, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
+export const define = (o, k, value) => Reflect.defineProperty(o, k, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
 
 class WireErrorBase extends Error {
   // Class fields are defined (own data properties, before the constructor's body runs), so
@@ -30,13 +32,19 @@ class WireErrorBase extends Error {
 Object.defineProperty(WireErrorBase.prototype, "name", { __proto__: null, value: "WireError", writable: true, configurable: true });
 
 /**
- * The realm's own `hookwire.<name>` (kept on globalThis under its registered symbol), made by
- * `make` if no hookwire entry loaded in this realm made it first.
+ * The realm's class `hookwire.<name>`, kept on globalThis under its registered symbol: the one a
+ * hookwire entry loaded earlier in this realm made, if what is kept there is a class derived
+ * from `base` (anything else, a value a script stored there say, is not taken), or else the one
+ * `make` makes, kept by a definition, which no setter sees. Where globalThis takes no new
+ * property (frozen), `define` answers false and the class made stays this entry's own.
  */
-const shared = (name, make) => (globalThis[Symbol.for(`hookwire.${name}`)] ??= make());
+const shared = (name, base, make, key = Symbol.for(`hookwire.${name}`), found = realm[key]) =>
+  found?.prototype instanceof base ? found : (define(realm, key, (found = make())), found);
+/** The global object of the realm this module is evaluated in. */
+const realm = globalThis;
 
 /** The base of every family's error class. */
-export const WireError = shared("WireError", () => WireErrorBase);
+export const WireError = shared("WireError", Error, () => WireErrorBase);
 
 /**
  * The error class of the family `family`, named `name` (from its generated tables): one per realm
@@ -44,7 +52,7 @@ export const WireError = shared("WireError", () => WireErrorBase);
  * the encoder — is an instance of the class every other entry exports.
  */
 export const familyError = (family, name) =>
-  shared(name, () => {
+  shared(name, WireError, () => {
     const FamilyError = class extends WireError {
       constructor(code, message, version, path, expected) {
         super(family, code, message, version, path, expected);
