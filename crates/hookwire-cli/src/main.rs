@@ -202,16 +202,17 @@ fn run(args: Vec<OsString>) -> ExitCode {
         Cmd::Decode {
             lines: true,
             max_line_bytes,
-            ..
-        } => lines_with(max_line_bytes, |l, out| {
+            file,
+        } => lines_with(file, max_line_bytes, |l, out| {
             out.push_str(&result_line(parse(l).and_then(|v| decode_value(desc, &v))));
         }),
         Cmd::Decode { file, .. } => one(file, |v| decode_value(desc, v)),
         Cmd::Encode {
             lines: true,
             max_line_bytes,
+            file,
             ..
-        } => lines_with(max_line_bytes, |l, out| {
+        } => lines_with(file, max_line_bytes, |l, out| {
             if let Err(f) = encode_line(desc, l, out) {
                 out.push_str(&result_line(Err(f)));
             }
@@ -233,7 +234,7 @@ fn run(args: Vec<OsString>) -> ExitCode {
                 );
                 return ExitCode::from(2);
             }
-            lines_with(max_line_bytes, |l, out| match parse(l) {
+            lines_with(None, max_line_bytes, |l, out| match parse(l) {
                 Ok(v) => canonical::write_value(&(desc.negotiate)(&v, ceiling), out),
                 Err(f) => out.push_str(&result_line(Err(f))),
             })
@@ -707,8 +708,23 @@ fn write_failed(e: &io::Error) -> ExitCode {
 /// Exactly one output line per input line; a bad line never stops the stream. Output is flushed
 /// whenever no more input is buffered, so a producer can wait for each answer. `answer` appends
 /// a line's answer to the buffer it is given (one buffer, reused).
-fn lines_with(max_line_bytes: usize, mut answer: impl FnMut(&[u8], &mut String)) -> ExitCode {
-    let mut input = io::BufReader::with_capacity(1 << 16, io::stdin().lock());
+/// Answer each line of `file` (stdin when none, or `-`) with `answer`, one output line each.
+fn lines_with(file: Option<PathBuf>, max_line_bytes: usize, mut answer: impl FnMut(&[u8], &mut String)) -> ExitCode {
+    let file = file.filter(|p| p.as_os_str() != "-");
+    let name = file
+        .as_ref()
+        .map_or_else(|| "stdin".into(), |p| p.display().to_string());
+    let source: Box<dyn Read> = match &file {
+        Some(path) => match std::fs::File::open(path) {
+            Ok(h) => Box::new(h),
+            Err(e) => {
+                eprintln!("hookwire: cannot read {name}: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => Box::new(io::stdin().lock()),
+    };
+    let mut input = io::BufReader::with_capacity(1 << 16, source);
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut line = Vec::new();
     let mut text = String::new();
@@ -724,7 +740,7 @@ fn lines_with(max_line_bytes: usize, mut answer: impl FnMut(&[u8], &mut String))
             Ok(Some(fits)) => fits,
             Err(e) => {
                 let _ = out.flush();
-                eprintln!("hookwire: cannot read stdin: {e}");
+                eprintln!("hookwire: cannot read {name}: {e}");
                 return ExitCode::from(2);
             }
         };

@@ -53,6 +53,40 @@ fn decode_reads_a_file_argument() {
 }
 
 #[test]
+fn lines_modes_read_the_file_given_and_stdin_otherwise() {
+    let dir = std::env::temp_dir().join(format!("hookwire-lines-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let decode = dir.join("decode.ndjson");
+    std::fs::write(&decode, "{\"kind\":\"clear\"}\n{\"kind\":\"nope\",\"version\":1}\n").unwrap();
+    let encode = dir.join("encode.ndjson");
+    std::fs::write(
+        &encode,
+        "{\"command\":{\"kind\":\"clear\"},\"target\":{\"version\":1}}\n",
+    )
+    .unwrap();
+    // The file is read, not stdin (which holds another line here).
+    let o = hookwire(
+        &["decode", "--lines", decode.to_str().unwrap()],
+        b"{\"kind\":\"compact\"}\n",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let out = lines(&o);
+    assert_eq!(out.len(), 2, "{}", stdout(&o));
+    assert_eq!(out[0], json!({"ok": {"kind": "clear"}}));
+    assert_eq!(out[1]["error"]["code"], "UNKNOWN_KIND");
+    let o = hookwire(&["encode", "--lines", encode.to_str().unwrap()], b"");
+    assert_eq!(lines(&o), vec![json!({"ok": {"kind": "clear", "version": 1}})]);
+    // `-` is stdin; a file that cannot be read is a usage error, with its name.
+    let o = hookwire(&["decode", "--lines", "-"], b"{\"kind\":\"compact\"}\n");
+    assert_eq!(lines(&o), vec![json!({"ok": {"kind": "compact"}})]);
+    let missing = dir.join("missing.ndjson");
+    let o = hookwire(&["decode", "--lines", missing.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("missing.ndjson"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn decode_lines_answers_every_line_once_and_in_order() {
     let mut input = Vec::new();
     input.extend_from_slice(b"{\"kind\":\"clear\"}\n");
