@@ -1184,6 +1184,9 @@ fn manifest_family<'a>(f: &'a Value, which: &str) -> Result<ManifestFamily<'a>, 
         None | Some(Value::Null) => None,
         Some(u) => Some(whole(u).ok_or_else(|| bad("whole `unversioned`"))?),
     };
+    if write_ceiling > current {
+        return Err(bad("`writeCeiling` at most its `current` version"));
+    }
     let versions = f
         .get("versions")
         .and_then(Value::as_array)
@@ -1192,7 +1195,18 @@ fn manifest_family<'a>(f: &'a Value, which: &str) -> Result<ManifestFamily<'a>, 
         .map(|v| {
             let n = v.get("version").and_then(whole);
             let n = n.ok_or_else(|| bad("whole `version` in every entry of `versions`"))?;
-            Ok((n, v.get("schemaSha256").and_then(Value::as_str)))
+            // A hash, if any, is a string, and a version says it shipped exactly when it has one.
+            let hash = match v.get("schemaSha256") {
+                None => None,
+                Some(Value::String(h)) => Some(h.as_str()),
+                Some(_) => return Err(bad(&format!("`schemaSha256` string at version {n}"))),
+            };
+            if v.get("shipped").is_some_and(|s| s.as_bool() != Some(hash.is_some())) {
+                return Err(bad(&format!(
+                    "`shipped` that agrees with its `schemaSha256` at version {n} (a shipped version has one, an unshipped one none)"
+                )));
+            }
+            Ok((n, hash))
         })
         .collect::<Result<Vec<_>, String>>()?;
     Ok(ManifestFamily {
@@ -1206,7 +1220,7 @@ fn manifest_family<'a>(f: &'a Value, which: &str) -> Result<ManifestFamily<'a>, 
 
 /// Every family of the `which` manifest `m`.
 fn manifest_families<'a>(m: &'a Value, which: &str) -> Result<Vec<ManifestFamily<'a>>, String> {
-    match (m.get("hookwireManifest"), m.get("families")) {
+    match (m.get("hookwireManifest").filter(|v| !v.is_null()), m.get("families")) {
         (Some(_), Some(Value::Array(f))) => f.iter().map(|f| manifest_family(f, which)).collect(),
         _ => Err(format!(
             "the {which} manifest is not a hookwire manifest (no `hookwireManifest`, `families`)"

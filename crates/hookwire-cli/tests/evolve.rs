@@ -559,6 +559,7 @@ fn manifest_compare_flags_what_a_deployment_would_break() {
     let current = family["current"].as_u64().unwrap();
     family["versions"].as_array_mut().unwrap().pop();
     family["current"] = json!(current - 1);
+    family["writeCeiling"] = json!(current - 1);
     assert_eq!(ok(&compare(&older), "an older build"), "compatible\n");
 
     let lines = |o: &Output| -> Vec<String> {
@@ -609,8 +610,13 @@ fn manifest_compare_flags_what_a_deployment_would_break() {
         lines(&compare(&more)),
         ["error[FamilyRemoved]: echo: the family is gone; runs pinned to the old deployment still write and read it"]
     );
-    let o = compare(&json!({"families": "no"}));
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    for not_one in [
+        json!({"families": "no"}),
+        json!({"hookwireManifest": null, "families": []}),
+    ] {
+        let o = compare(&not_one);
+        assert_eq!(o.status.code(), Some(2), "{not_one}: {}", stderr(&o));
+    }
     // A version the old deployment wrote before it shipped (one above its write ceiling is not
     // written: the `removed` case above).
     let mut early = now.clone();
@@ -639,6 +645,13 @@ fn manifest_compare_flags_what_a_deployment_would_break() {
     for (key, value) in [
         ("versions", None),
         ("versions", Some(json!([{"version": "1"}]))),
+        ("versions", Some(json!([{"version": 1, "schemaSha256": 5}]))),
+        (
+            "versions",
+            Some(json!([{"version": 1, "schemaSha256": "ab", "shipped": false}])),
+        ),
+        ("versions", Some(json!([{"version": 1, "shipped": true}]))),
+        ("writeCeiling", Some(json!(current + 1))),
         ("current", None),
         ("name", Some(json!(5))),
     ] {
