@@ -190,7 +190,7 @@ test("the write ceiling keeps a rollout rollback-safe", async () => {
   const hook = { token: "c", runId: "r", metadata: { sessionInboxWireVersion: 6 } };
   const n = await encoder.negotiate({ kind: "clear" }, { token: "c" }, () => hook, { writeAtMost: 5 });
   assert.deepEqual(n.target, { version: 5 });
-  await assert.rejects(encoder.negotiate({ kind: "clear" }, { token: "c" }, () => hook, { writeAtMost: 9 }), { code: "INVALID_REQUEST" });
+  await assert.rejects(encoder.negotiate({ kind: "clear" }, { token: "c" }, () => hook, { writeAtMost: hookwire.WIRE_VERSION + 1 }), { code: "INVALID_REQUEST" });
   // A number JSON cannot carry is no ceiling to take for "none" (JSON text would write it as null).
   for (const w of [NaN, Infinity, -Infinity]) {
     await assert.rejects(encoder.negotiate({ kind: "clear" }, { token: "c" }, () => hook, { writeAtMost: w }), { code: "INVALID_REQUEST" }, String(w));
