@@ -46,6 +46,12 @@ export function hookwireBin() {
   return bin;
 }
 
+/** The current version of `family` as the native build has it (its schema's `$id` names it). */
+export function nativeCurrentVersion(family = "session-inbox") {
+  const schema = JSON.parse(execFileSync(hookwireBin(), ["--family", family, "schema"], { encoding: "utf8" }));
+  return Number(/:v(\d+)$/.exec(schema.$id)[1]);
+}
+
 /** Decode with the wasm decoder: { ok } or { error: { code, version } }. */
 export function wasmResult(value) {
   try {

@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { test } from "node:test";
 import vm from "node:vm";
-import { canon, hookwire, hookwireBin, pkgDir, root } from "./helpers.mjs";
+import { canon, hookwire, hookwireBin, nativeCurrentVersion, pkgDir, root } from "./helpers.mjs";
 import { KINDS as KIND_TABLE, SYMBOLS } from "../js/turn-control-contract.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -211,9 +211,7 @@ function commandGenerator(seed) {
 // The entry and its constants.
 
 test("the entry's exports, constants and capability helper", () => {
-  // The current version is the native build's (its schema's `$id` names it).
-  const schema = JSON.parse(execFileSync(hookwireBin(), ["--family", "turn-control", "schema"], { encoding: "utf8" }));
-  const current = Number(/:v(\d+)$/.exec(schema.$id)[1]);
+  const current = nativeCurrentVersion("turn-control");
   assert.ok(current >= 1);
   assert.equal(tc.WIRE_VERSION, current);
   assert.equal(tc.CAPABILITY_KEY, "turnControlWireVersion");

@@ -733,11 +733,11 @@ function run(f, args, command) {
   return JSON.parse(r.text);
 }
 
-/** JSON text of a target or other option ("null" when it has none). */
 /** The text of each family's default target, `{ version: <current> }`. */
 const INBOX_CURRENT = JSON.stringify({ version: WIRE_VERSION });
 const TURN_CURRENT = JSON.stringify({ version: TURN_CONTROL_WIRE_VERSION });
 
+/** JSON text of a target or other option ("null" when it has none). */
 function optionText(v) {
   try {
     return JSON.stringify(v) ?? "null";

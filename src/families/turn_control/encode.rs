@@ -6,7 +6,7 @@
 
 use crate::error::{EncodeError, ErrorCode};
 use crate::family::ProducerVersion;
-use crate::turn_control::{PRODUCER, WIRE_VERSION};
+use crate::turn_control::{FAMILY, WIRE_VERSION};
 use serde_json::{json, Value};
 
 /// The kinds a command may have: the kinds of the current version, from the symbol table.
@@ -14,13 +14,16 @@ fn command_kinds() -> impl Iterator<Item = &'static str> {
     crate::turn_control::KIND_SYMS.iter().map(|s| crate::turn_control::symbols::SYMBOLS[s.0 as usize])
 }
 
-/// The producer entry of `version` (the registry guard holds every version to one; the newest
-/// otherwise).
-fn producer(version: u32) -> &'static ProducerVersion {
-    PRODUCER
-        .iter()
-        .find(|p| p.version == version)
-        .unwrap_or(&PRODUCER[PRODUCER.len() - 1])
+/// The producer entry of `version` ([`FamilyDesc::version`](crate::family::FamilyDesc::version)).
+/// The registry guard holds every version to one, so a missing one is refused, never taken for
+/// another version's.
+fn producer(version: u32) -> Result<&'static ProducerVersion, EncodeError> {
+    FAMILY.version(version).ok_or_else(|| {
+        EncodeError::other(
+            ErrorCode::UnsupportedTarget,
+            format!("this build has no producer of turn-control version {version}"),
+        )
+    })
 }
 
 /// A target given as JSON: `{"version": N}` with N in 0 ..= current (no other key).
@@ -79,10 +82,10 @@ pub fn encode(command: Value, target: u32) -> Result<Value, EncodeError> {
     map.insert("version".into(), json!(WIRE_VERSION));
     let mut wire = Value::Object(map);
     // The current version's shape, whichever version that is.
-    producer(WIRE_VERSION).validate(&wire)?;
+    producer(WIRE_VERSION)?.validate(&wire)?;
     if let Value::Object(map) = &mut wire {
         for from in (target + 1..=WIRE_VERSION).rev() {
-            (producer(from).down)(map)?;
+            (producer(from)?.down)(map)?;
         }
     }
     Ok(wire)
@@ -126,12 +129,12 @@ mod tests {
 
     #[test]
     fn the_command_is_validated_against_the_current_version_and_walked_down_by_each() {
-        assert_eq!(producer(WIRE_VERSION).version, WIRE_VERSION);
         for v in 1..=WIRE_VERSION {
-            assert_eq!(producer(v).version, v, "every version has its producer entry");
+            assert_eq!(producer(v).map(|p| p.version).ok(), Some(v), "every version has its producer entry");
         }
+        assert!(producer(WIRE_VERSION + 1).is_err());
         let wire = encode(json!({"kind": "turn-error", "error": "x"}), WIRE_VERSION).unwrap();
         assert_eq!(wire["version"], WIRE_VERSION);
-        assert!(producer(WIRE_VERSION).validate(&wire).is_ok());
+        assert!(producer(WIRE_VERSION).unwrap().validate(&wire).is_ok());
     }
 }
