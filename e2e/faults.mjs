@@ -7,7 +7,9 @@
 // the hook_received event, then enqueues the run. So it reads the run's events: when its payload
 // is there, it only re-enqueues the run (reenqueueRun; the run replays and takes every received
 // payload, so a lost wake-up costs nothing); otherwise it sends again. Nothing is sent twice.
-// Counts of sent, recorded, lost and duplicated messages are printed and asserted, per fault.
+// A run that stops gaining steps while it is short is re-enqueued the same way (the recovery
+// sweep of `settle`), with what it was waiting on printed. Counts of sent, recorded, lost and
+// duplicated messages are printed and asserted, per fault; the sweeps are printed.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -62,9 +64,83 @@ export function faults(cluster, port) {
       .map((e) => markerOf(devalue.parse(Buffer.from(e.eventData.payload).toString("utf8").slice(4)))); // "devl" + devalue
   }
 
+  /**
+   * What a run that stopped short is waiting on, printed before its assertion fails: its events
+   * by type, its steps that did not complete, the queue's jobs still in the database (pending,
+   * locked or failed; the runner deletes finished ones) and the app server's log tail.
+   */
+  async function stuck(run, done) {
+    const lines = [`${run.token} (${run.runId}) stopped after ${done} of ${MESSAGES} steps`];
+    try {
+      const events = (await p.world.events.list({ runId: run.runId, resolveData: "none", pagination: { limit: 1000 } })).data;
+      const counts = {};
+      for (const e of events) counts[e.eventType] = (counts[e.eventType] ?? 0) + 1;
+      lines.push(`events: ${JSON.stringify(counts)}; last: ${events.slice(-6).map((e) => `${e.eventType}(${e.correlationId ?? ""})`).join(", ")}`);
+      const steps = (await p.world.steps.list({ runId: run.runId, resolveData: "none", pagination: { limit: 1000 } })).data;
+      for (const s of steps.filter((s) => s.status !== "completed")) lines.push(`step ${s.stepId}: ${s.status}, attempt ${s.attempt}`);
+      const { default: pg } = await import("pg");
+      const client = new pg.Client({ connectionString: process.env.WORKFLOW_POSTGRES_URL });
+      await client.connect();
+      try {
+        const jobs = await client.query(
+          "select id, task_identifier, attempts, max_attempts, locked_at, locked_by, run_at, key, left(last_error, 160) as last_error from graphile_worker.jobs order by id",
+        );
+        lines.push(`queue jobs in the database: ${jobs.rows.length}`);
+        for (const j of jobs.rows.slice(0, 24)) lines.push(`job ${JSON.stringify(j)}`);
+      } finally {
+        await client.end();
+      }
+    } catch (e) {
+      lines.push(`(could not read more: ${e?.message ?? e})`);
+    }
+    lines.push(`app server log tail:\n${server.log().slice(-3000)}`);
+    return lines.join("\n");
+  }
+
+  /**
+   * Wait until `run` has `n` completed steps (or four minutes pass); answers its steps. A run that
+   * gains no step for 20 s while it is short is re-enqueued, the recovery sweep a deployment runs
+   * (world-postgres does it once, when its app server starts): a queue job that a killed worker
+   * held, or that ran out of attempts while the app server was down, can leave a run parked with
+   * payloads it has not taken. What it was waiting on is printed first; `figures.sweeps` counts.
+   * HOOKWIRE_SWEEP_MS shortens the 20 s (a few hundred ms sweeps nearly every run: a way to see
+   * the sweep and its report work).
+   */
+  async function settle(run, n, figures) {
+    const until = Date.now() + 240_000;
+    let seen = -1;
+    let since = Date.now();
+    for (;;) {
+      const steps = await p.steps(run.runId);
+      if (steps.length >= n || Date.now() > until) {
+        if (steps.length < n) console.log(await stuck(run, steps.length));
+        return steps;
+      }
+      if (steps.length !== seen) [seen, since] = [steps.length, Date.now()];
+      else if (Date.now() - since > (Number(process.env.HOOKWIRE_SWEEP_MS) || 20_000)) {
+        console.log(await stuck(run, steps.length));
+        await persist(() => p.reenqueue(run.runId));
+        figures.sweeps++;
+        since = Date.now();
+      }
+      await sleep(100);
+    }
+  }
+
+  /** Retry `fn` until it answers (the database may be down). */
+  async function persist(fn) {
+    for (;;) {
+      try {
+        return await fn();
+      } catch {
+        await sleep(200);
+      }
+    }
+  }
+
   /** Sessions × messages sent concurrently, each exactly once whatever fails; `fault` runs meanwhile. */
   async function load(name, fault) {
-    const figures = { sent: 0, recorded: 0, lost: 0, duplicated: 0, failedCalls: 0, foundWritten: 0, sentAgain: 0, restarts: server.restarts() };
+    const figures = { sent: 0, recorded: 0, lost: 0, duplicated: 0, failedCalls: 0, foundWritten: 0, sentAgain: 0, sweeps: 0, restarts: server.restarts() };
     const runs = [];
     for (let i = 0; i < SESSIONS; i++) {
       const token = `${name}-${i}`;
@@ -72,16 +148,6 @@ export function faults(cluster, port) {
     }
     for (const run of runs) await p.hook(run.token);
 
-    /** Retry `fn` until it answers (the database may be down). */
-    const persist = async (fn) => {
-      for (;;) {
-        try {
-          return await fn();
-        } catch {
-          await sleep(200);
-        }
-      }
-    };
     async function send(run, marker, cmd) {
       for (;;) {
         try {
@@ -112,7 +178,7 @@ export function faults(cluster, port) {
     const timeline = await faulted;
 
     for (const [i, run] of runs.entries()) {
-      const steps = await p.waitSteps(run.runId, MESSAGES, 240_000);
+      const steps = await settle(run, MESSAGES, figures);
       const markers = await received(run.runId);
       figures.recorded += steps.length;
       figures.duplicated += markers.length - new Set(markers).size;
@@ -131,7 +197,7 @@ export function faults(cluster, port) {
     // Every session answers afterwards.
     await Promise.all(runs.map((run) => send(run, `<${name}-probe>`, { kind: "send", payload: { message: `<${name}-probe>` } })));
     for (const run of runs) {
-      const steps = await p.waitSteps(run.runId, MESSAGES + 1, 120_000);
+      const steps = await settle(run, MESSAGES + 1, figures);
       assert.equal(markerOf(steps[MESSAGES]?.value), `<${name}-probe>`, `${run.token} answers`);
       assert.equal((await p.world.runs.get(run.runId)).status, "running");
     }
@@ -156,6 +222,7 @@ export function faults(cluster, port) {
     console.log(
       `faults on world-postgres, PostgreSQL restarted after ${timeline.before} of ${total} messages: sent ${figures.sent}, recorded ${figures.recorded}, ` +
         `lost ${figures.lost}, duplicated ${figures.duplicated}; failed producer calls ${figures.failedCalls} (payload found written ${figures.foundWritten}, sent again ${figures.sentAgain}); ` +
+        `parked runs re-enqueued by the recovery sweep ${figures.sweeps}; ` +
         `app server restarts by its supervisor ${figures.restarts}`,
     );
     assert.equal(figures.sent, total);
@@ -178,7 +245,8 @@ export function faults(cluster, port) {
     });
     console.log(
       `faults on world-postgres, app server killed after ${timeline.before} of ${total} messages: sent ${figures.sent}, recorded ${figures.recorded}, ` +
-        `lost ${figures.lost}, duplicated ${figures.duplicated}; failed producer calls ${figures.failedCalls}; app server restarts by its supervisor ${figures.restarts}`,
+        `lost ${figures.lost}, duplicated ${figures.duplicated}; failed producer calls ${figures.failedCalls}; ` +
+        `parked runs re-enqueued by the recovery sweep ${figures.sweeps}; app server restarts by its supervisor ${figures.restarts}`,
     );
     assert.equal(figures.sent, total);
     assert.equal(figures.recorded, total);
