@@ -98,7 +98,7 @@ export function faults(cluster, port) {
   }
 
   /**
-   * Wait until `run` has `n` completed steps (or four minutes pass); answers its steps. A run that
+   * Wait until `run` has `n` completed steps (or the time `until` comes); answers its steps. A run that
    * gains no step for 20 s while it is short is re-enqueued, the recovery sweep a deployment runs
    * (world-postgres does it once, when its app server starts): a queue job that a killed worker
    * held, or that ran out of attempts while the app server was down, can leave a run parked with
@@ -106,8 +106,7 @@ export function faults(cluster, port) {
    * HOOKWIRE_SWEEP_MS shortens the 20 s (a few hundred ms sweeps nearly every run: a way to see
    * the sweep and its report work).
    */
-  async function settle(run, n, figures) {
-    const until = Date.now() + 240_000;
+  async function settle(run, n, figures, until) {
     let seen = -1;
     let since = Date.now();
     for (;;) {
@@ -127,12 +126,14 @@ export function faults(cluster, port) {
     }
   }
 
-  /** Retry `fn` until it answers (the database may be down). */
+  /** Retry `fn` until it answers (the database may be down), for two minutes at most. */
   async function persist(fn) {
+    const until = Date.now() + 120_000;
     for (;;) {
       try {
         return await fn();
-      } catch {
+      } catch (e) {
+        if (Date.now() > until) throw e;
         await sleep(200);
       }
     }
@@ -177,8 +178,11 @@ export function faults(cluster, port) {
     );
     const timeline = await faulted;
 
+    // One deadline for every run to settle (the test's own timeout is longer, so a run still
+    // short at the deadline is reported with what it was waiting on, not cut off).
+    const until = Date.now() + 480_000;
     for (const [i, run] of runs.entries()) {
-      const steps = await settle(run, MESSAGES, figures);
+      const steps = await settle(run, MESSAGES, figures, until);
       const markers = await received(run.runId);
       figures.recorded += steps.length;
       figures.duplicated += markers.length - new Set(markers).size;
@@ -197,7 +201,7 @@ export function faults(cluster, port) {
     // Every session answers afterwards.
     await Promise.all(runs.map((run) => send(run, `<${name}-probe>`, { kind: "send", payload: { message: `<${name}-probe>` } })));
     for (const run of runs) {
-      const steps = await settle(run, MESSAGES + 1, figures);
+      const steps = await settle(run, MESSAGES + 1, figures, until);
       assert.equal(markerOf(steps[MESSAGES]?.value), `<${name}-probe>`, `${run.token} answers`);
       assert.equal((await p.world.runs.get(run.runId)).status, "running");
     }
@@ -207,7 +211,7 @@ export function faults(cluster, port) {
     return { figures, timeline };
   }
 
-  test("world-postgres: PostgreSQL stopped and started mid-load — nothing lost, nothing duplicated, every session answers", { timeout: 600_000 }, async () => {
+  test("world-postgres: PostgreSQL stopped and started mid-load — nothing lost, nothing duplicated, every session answers", { timeout: 900_000 }, async () => {
     const total = SESSIONS * MESSAGES;
     const { figures, timeline } = await load("pg-restart", async (f) => {
       while (f.sent < total / 3) await sleep(20);
@@ -234,7 +238,7 @@ export function faults(cluster, port) {
     passed++;
   });
 
-  test("world-postgres: the app server killed while resumeHook calls are in flight — nothing lost, nothing duplicated, every session answers", { timeout: 600_000 }, async () => {
+  test("world-postgres: the app server killed while resumeHook calls are in flight — nothing lost, nothing duplicated, every session answers", { timeout: 900_000 }, async () => {
     const total = SESSIONS * MESSAGES;
     const { figures, timeline } = await load("server-kill", async (f) => {
       while (f.sent < total / 3) await sleep(5); // a resumeHook has just returned; others are in flight

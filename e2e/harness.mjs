@@ -2,7 +2,7 @@
 // (server.mjs) as a child process, and gives the producer side — this process — a world on the
 // same data directory, so it can start runs, inspect hooks and resume them as a real producer.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
@@ -10,9 +10,23 @@ import { pinned, postgresWorld } from "./deployments.mjs";
 
 export const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-// The app imports "hookwire" as a package: point it at this checkout's pkg/.
-rmSync(join(here, "node_modules", "hookwire"), { recursive: true, force: true });
-symlinkSync(join(here, "..", "pkg"), join(here, "node_modules", "hookwire"), "dir");
+// The app imports "hookwire" as a package: point it at this checkout's pkg/. Every e2e test file
+// imports this module, several at once: the link is made only when it is not already this one,
+// and a file that loses the race to make it takes the winner's.
+const link = join(here, "node_modules", "hookwire");
+const pkgDir = join(here, "..", "pkg");
+let linked = null;
+try {
+  linked = readlinkSync(link);
+} catch {}
+if (linked !== pkgDir) {
+  rmSync(link, { recursive: true, force: true });
+  try {
+    symlinkSync(pkgDir, link, "dir");
+  } catch (e) {
+    if (e.code !== "EEXIST" || readlinkSync(link) !== pkgDir) throw e;
+  }
+}
 export const encoder = require("hookwire/encoder");
 export const decoder = require("hookwire");
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -21,6 +35,14 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export function build(app = join(here, "app")) {
   execFileSync(process.execPath, [join(here, "node_modules", "workflow", "bin", "run.js"), "build"], { cwd: app, stdio: ["ignore", "ignore", "inherit"] });
   writeFileSync(join(app, ".well-known", "workflow", "v1", "package.json"), '{"type":"commonjs"}\n');
+}
+
+/** A copy of e2e/app (its sources, not its build) as e2e/builds/<name>, to be built on its own. */
+export function appCopy(name) {
+  const dir = join(here, "builds", name);
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(join(here, "app"), dir, { recursive: true, filter: (src) => !/[\\/]\.(well-known|swc)$/.test(src) });
+  return dir;
 }
 
 /**
@@ -122,7 +144,7 @@ export async function producer(port, dataDir, { deployments, deployment } = {}) 
   const workflow = (name, file = "session") => ({ workflowId: `workflow//./workflows/${file}//${name}` });
 
   /** A hook by token, waiting for the run to register it. */
-  async function hook(token, timeout = 15_000) {
+  async function hook(token, timeout = 60_000) {
     const until = Date.now() + timeout;
     for (;;) {
       try {
@@ -169,7 +191,7 @@ export async function producer(port, dataDir, { deployments, deployment } = {}) 
   }
 
   /** Wait until `runId` has at least `n` completed steps; returns them. */
-  async function waitSteps(runId, n, timeout = 30_000, every = 50) {
+  async function waitSteps(runId, n, timeout = 120_000, every = 50) {
     const until = Date.now() + timeout;
     for (;;) {
       const s = await steps(runId);

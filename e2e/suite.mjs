@@ -10,7 +10,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { createRequire } from "node:module";
-import { build, decoder, encoder, here, producer, startServer } from "./harness.mjs";
+import { appCopy, build, decoder, encoder, here, producer, startServer } from "./harness.mjs";
 
 /** The frozen decoder of the version 1 build, as the pinned session runs it. */
 const decoderV1 = () => createRequire(import.meta.url)("./app/vendor/hookwire-v1.cjs");
@@ -20,6 +20,7 @@ let p;
 let PORT;
 let DATA;
 let WORLD;
+let APP;
 
 /** Register the suite; `world` names it in the test titles and the printed counts. */
 export function suite(world, port) {
@@ -27,9 +28,12 @@ export function suite(world, port) {
   WORLD = world;
   DATA = join(here, "..", "target", "e2e", `${world}-${process.pid}`);
   before(async () => {
-    build();
+    // A build of its own: the suites of both worlds may run at once (node --test runs files
+    // concurrently), and one rebuilding e2e/app would rewrite the bundle the other's server loads.
+    APP = appCopy(`app-${world}`);
+    build(APP);
     rmSync(DATA, { recursive: true, force: true });
-    server = await startServer(PORT, DATA);
+    server = await startServer(PORT, DATA, APP);
     p = await producer(PORT, DATA);
   });
   after(async () => {
@@ -309,7 +313,7 @@ scenario("the run survives a kill -9 of the server mid-session, without loss or 
   for (let j = 0; j < 5; j++) await send("restart-1", { kind: "send", payload: { message: `before ${j}` } });
   await p.waitSteps(run.runId, 5);
   await server.kill();
-  server = await startServer(PORT, DATA);
+  server = await startServer(PORT, DATA, APP);
   for (let j = 0; j < 5; j++) await send("restart-1", { kind: "send", payload: { message: `after ${j}` } });
   // A bound, not a measurement: a restarted world-postgres server first recovers its queue.
   const steps = await p.waitSteps(run.runId, 10, 120_000);

@@ -14,13 +14,21 @@ state=target/e2e/postgres-started-by-us
 url="postgres://hookwire:hookwire@127.0.0.1:5432/hookwire_e2e"
 as_postgres() { if command -v runuser >/dev/null; then runuser -u postgres -- "$@"; else su postgres -c "$(printf '%q ' "$@")"; fi; }
 install() {
+  # The suites that need PostgreSQL may start at once (node --test runs files concurrently): one
+  # installs, the others wait for it (and apt waits for any other holder of dpkg's lock).
+  mkdir -p target/e2e
+  if command -v flock >/dev/null; then
+    exec 9>target/e2e/postgres-install.lock
+    flock 9
+  fi
   if ! command -v pg_ctlcluster >/dev/null || [ -z "$(pg_lsclusters -h 2>/dev/null)" ]; then
     echo "[postgres] installing PostgreSQL (Debian package)" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null 2>&1 || {
-      DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null 2>&1
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=600 postgresql >/dev/null 2>&1 || {
+      DEBIAN_FRONTEND=noninteractive apt-get update -q -o DPkg::Lock::Timeout=600 >/dev/null 2>&1
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=600 postgresql >/dev/null
     }
   fi
+  if command -v flock >/dev/null; then exec 9>&-; fi
 }
 # The newest installed server version (the one `start` would have installed).
 server_version() { find /usr/lib/postgresql -mindepth 1 -maxdepth 1 -printf '%f\n' | sort -V | tail -1; }
