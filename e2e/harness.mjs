@@ -93,7 +93,15 @@ export async function startServer(port, dataDir, app = join(here, "app"), { depl
   };
   launch();
   await ready;
-  const end = (signal) => new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : (child.once("exit", r), child.kill(signal))));
+  // A stop that the server does not answer within 10 s becomes a kill.
+  const end = (signal) =>
+    new Promise((r) => {
+      if (child.exitCode !== null || child.signalCode !== null) return r();
+      const c = child;
+      const force = setTimeout(() => c.kill("SIGKILL"), 10_000);
+      c.once("exit", () => (clearTimeout(force), r()));
+      c.kill(signal);
+    });
   return {
     get child() {
       return child;

@@ -50,9 +50,12 @@ server.listen(port, "127.0.0.1", async () => {
   await world.start?.();
   console.log("ready");
 });
-// Close the world before the HTTP server (its workers may still be delivering).
+// Close the world before the HTTP server (its workers may still be delivering); whatever does
+// not close within 5 s (a pool client a PostgreSQL restart broke can keep it from closing) is
+// left to the exit.
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.on(signal, async () => {
+    setTimeout(() => process.exit(0), 5000).unref();
     await Promise.resolve(world.close?.()).catch(() => {});
     server.close(() => process.exit(0));
     setTimeout(() => process.exit(0), 2000).unref();
