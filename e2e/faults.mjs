@@ -98,13 +98,13 @@ export function faults(cluster, port) {
   }
 
   /**
-   * Wait until `run` has `n` completed steps (or the time `until` comes); answers its steps. A run that
-   * gains no step for 20 s while it is short is re-enqueued, the recovery sweep a deployment runs
-   * (world-postgres does it once, when its app server starts): a queue job that a killed worker
-   * held, or that ran out of attempts while the app server was down, can leave a run parked with
-   * payloads it has not taken. What it was waiting on is printed first; `figures.sweeps` counts.
-   * HOOKWIRE_SWEEP_MS shortens the 20 s (a few hundred ms sweeps nearly every run: a way to see
-   * the sweep and its report work).
+   * Wait until `run` has `n` completed steps (or the time `until` comes); answers its steps. A
+   * run that gains no step for 20 s while it is short is re-enqueued, the recovery sweep a
+   * deployment runs (world-postgres does it once, when its app server starts): a queue job that a
+   * killed worker held, or that ran out of attempts while the app server was down, can leave a run
+   * parked with payloads it has not taken. What it was waiting on is printed first;
+   * `figures.sweeps` counts. HOOKWIRE_SWEEP_MS shortens the 20 s (a few hundred ms sweeps nearly
+   * every run: a way to see the sweep and its report work).
    */
   async function settle(run, n, figures, until) {
     let seen = -1;
