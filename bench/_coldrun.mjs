@@ -1,9 +1,10 @@
 // Cold start alone, hookwire against valibot: `node bench/_coldrun.mjs [PROCESSES]` (default 11).
 // Each process (bench/worker.mjs … cold) evaluates the contender's bundle in 31 fresh node:vm
-// contexts up to its first decoded value and reports the median; the two contenders alternate
-// process by process, so drift hits both alike. Prints the medians over processes with their
-// spread, and hookwire's time over valibot's per process pair. A program, not a test: nothing is
-// asserted. The bundles are built as bench/run.mjs builds them (hookwire: pkg/hookwire.mjs, what a
+// contexts up to its first decoded value and reports the median, and the first context's time
+// apart (what a fresh process pays once: its engine's first compile of the decoder); the two
+// contenders alternate process by process, so drift hits both alike. Prints the medians over
+// processes with their spread, and hookwire's time over valibot's per process pair, for both. A
+// program, not a test: nothing is asserted. The bundles are built as bench/run.mjs builds them (hookwire: pkg/hookwire.mjs, what a
 // bundler resolves `hookwire` to).
 import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
@@ -22,11 +23,22 @@ for (const c of ["wasm", "valibot"]) {
   });
 }
 const ms = { wasm: [], valibot: [] };
+const first = { wasm: [], valibot: [] };
 for (let i = 0; i < processes; i++) {
-  for (const c of Object.keys(ms)) ms[c].push(JSON.parse(execFileSync(process.execPath, [join(here, "worker.mjs"), c, "cold"], { encoding: "utf8" })).ms);
+  for (const c of Object.keys(ms)) {
+    const r = JSON.parse(execFileSync(process.execPath, [join(here, "worker.mjs"), c, "cold"], { encoding: "utf8" }));
+    ms[c].push(r.ms);
+    first[c].push(r.first);
+  }
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const stat = (xs) => `${median(xs).toFixed(3)} ms (${Math.min(...xs).toFixed(3)}–${Math.max(...xs).toFixed(3)})`;
-for (const [c, xs] of Object.entries(ms)) console.log(`${c.padEnd(8)} ${stat(xs)}, median over ${processes} processes of the median over 31 contexts`);
-const ratios = ms.wasm.map((x, i) => x / ms.valibot[i]);
-console.log(`hookwire / valibot: ${(median(ms.wasm) / median(ms.valibot)).toFixed(2)}× (per process pair ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}, median ${median(ratios).toFixed(2)}×)`);
+for (const [what, by, how] of [
+  ["a fresh context", ms, `median over ${processes} processes of the median over 31 contexts`],
+  ["a fresh process's first context", first, `median over ${processes} processes`],
+]) {
+  console.log(`${what}:`);
+  for (const [c, xs] of Object.entries(by)) console.log(`  ${c.padEnd(8)} ${stat(xs)}, ${how}`);
+  const ratios = by.wasm.map((x, i) => x / by.valibot[i]);
+  console.log(`  hookwire / valibot: ${(median(by.wasm) / median(by.valibot)).toFixed(2)}× (per process pair ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}, median ${median(ratios).toFixed(2)}×)`);
+}

@@ -85,6 +85,9 @@ async function decodeBench() {
         const v = JSON.parse(line);
         const x = v.opsPerSec ?? v.usPerDecode ?? v.ms;
         ((samples[s] ??= {})[c] ??= []).push(x);
+        // The cold process's first context too: what a fresh process pays once (its engine's
+        // first compile of the decoder, wasm or JS).
+        if (v.first !== undefined) ((samples["cold-first"] ??= {})[c] ??= []).push(v.first);
       }
     }
     process.stderr.write(`round ${r + 1}/${rounds} done\n`);
@@ -174,6 +177,7 @@ const out = [];
   out.push("| 1 MB / 100 B time | " + DECODERS.map((c) => `${(median(samples["size-1MB"][c]) / median(samples["size-100B"][c])).toFixed(2)}×`).join(" | ") + " |");
   out.push("| 10k payloads / 100 B time | " + DECODERS.map((c) => `${(median(samples["payloads-10k"][c]) / median(samples["size-100B"][c])).toFixed(2)}×`).join(" | ") + " |");
   row("cold start to first decode (vm)", "cold", "ms", false);
+  if (samples["cold-first"]) row("the same, a fresh process's first context", "cold-first", "ms", false);
   out.push("| bundle minified / gzip / brotli / base64 (bytes) | " + DECODERS.map((c) => `${sizes[c].minified} / ${sizes[c].gzip} / ${sizes[c].brotli} / ${sizes[c].base64}`).join(" | ") + " |");
   out.push("| bundle size vs wasm | " + DECODERS.map((c) => `${(sizes[c].minified / sizes.wasm.minified).toFixed(2)}×`).join(" | ") + " |");
   out.push("");
