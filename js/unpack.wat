@@ -12,12 +12,15 @@
 ;;    follow, low nibble: the match length - 3; 15 in either continues in further bytes, each
 ;;    added, until one is not 255), the literal bytes, then, unless the output is complete, the
 ;;    match's distance back (one byte below 128, else two: the low 7 bits with the high bit set,
-;;    then the rest). The bytes are written from `$out` (past the text) to `$end`. Copies move 8
-;;    bytes at a time where they can (a match at least 8 back, and literals, which lie before the
-;;    output): what they write past a sequence's end is written again by the next one, and at
-;;    most 7 bytes past `$end` (scripts/build-pkg.mjs keeps them below the stack's top). Every
-;;    fresh context runs this once, as baseline code (it never tiers up): fewer iterations are
-;;    what make it fast.
+;;    then the rest). The bytes are written from `$out` (past the text) to `$end`. Literals move
+;;    8 bytes at a time (they lie before the output: what a copy writes past a sequence's end is
+;;    written again by the next one, and at most 7 bytes past `$end`, which scripts/build-pkg.mjs
+;;    keeps below the stack's top); a match is copied by `memory.copy` in runs of at most its
+;;    distance, so that no run reads what it writes (one run unless the match overlaps itself).
+;;    Every fresh context runs this once, as baseline code (it never tiers up): few iterations,
+;;    and few instructions in each, are what make it fast. (Literals by `memory.copy` too were
+;;    93 B smaller in the entry but 2-4 % slower to a fresh context's first decode: most runs of
+;;    literals are short, and each `memory.copy` is a call out of the module.)
 (module
   (import "a" "0" (memory 1))
   (func (export "d") (param $n i32) (param $out i32) (param $end i32)
@@ -65,8 +68,8 @@
         (br $l8)))
       (if (i32.lt_u (local.get $out) (local.get $end))
         (then
-          ;; The match: its distance, then its length; one that overlaps what it writes (less
-          ;; than 8 back) a byte at a time.
+          ;; The match: its distance, then its length, copied in runs of at most its distance
+          ;; (a run never reads what it writes).
           (local.set $c (i32.load8_u (local.get $i)))
           (local.set $i (i32.add (local.get $i) (i32.const 1)))
           (if (i32.ge_u (local.get $c) (i32.const 128))
@@ -79,18 +82,10 @@
               (local.set $k (i32.add (local.get $k) (local.tee $b (i32.load8_u (local.get $i)))))
               (local.set $i (i32.add (local.get $i) (i32.const 1)))
               (br_if $more2 (i32.eq (local.get $b) (i32.const 255))))))
-          (local.set $o (local.get $out))
-          (local.set $out (i32.add (i32.add (local.get $out) (local.get $k)) (i32.const 3)))
-          (local.set $s (i32.sub (local.get $o) (local.get $c)))
-          (if (i32.ge_u (local.get $c) (i32.const 8))
-            (then (loop $m8
-              (i64.store align=1 (local.get $o) (i64.load align=1 (local.get $s)))
-              (local.set $o (i32.add (local.get $o) (i32.const 8)))
-              (local.set $s (i32.add (local.get $s) (i32.const 8)))
-              (br_if $m8 (i32.lt_s (local.get $o) (local.get $out)))))
-            (else (loop $m1
-              (i32.store8 (local.get $o) (i32.load8_u (local.get $s)))
-              (local.set $o (i32.add (local.get $o) (i32.const 1)))
-              (local.set $s (i32.add (local.get $s) (i32.const 1)))
-              (br_if $m1 (i32.lt_s (local.get $o) (local.get $out))))))
+          (local.set $k (i32.add (local.get $k) (i32.const 3)))
+          (loop $run
+            (local.set $s (select (local.get $c) (local.get $k) (i32.lt_u (local.get $c) (local.get $k))))
+            (memory.copy (local.get $out) (i32.sub (local.get $out) (local.get $c)) (local.get $s))
+            (local.set $out (i32.add (local.get $out) (local.get $s)))
+            (br_if $run (local.tee $k (i32.sub (local.get $k) (local.get $s)))))
           (br $sequence))))))

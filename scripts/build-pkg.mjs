@@ -1,7 +1,7 @@
 // Build pkg/. Three wasm modules from the workspace's wasm crates, each compiled by wasm-pack and shrunk by
 // binaryen's wasm-opt (a names-kept copy goes to target/wasm/ for twiggy), then inlined by esbuild
 // into entries that instantiate synchronously (the decoders as LZ77-compressed base-85 text that a
-// 448-byte module, js/unpack.wat, turns back into bytes; the encoder as base64):
+// 405-byte module, js/unpack.wat, turns back into bytes; the encoder as base64):
 //   hookwire.cjs  the no_std decoder (feature `wasm`), the workflow-safe main entry, self-contained;
 //   turn-control.cjs  the turn-control decoder (feature `wasm-turn-control`), self-contained;
 //   hookwire.mjs, turn-control.mjs  the same two for bundlers, ES modules over one shared core

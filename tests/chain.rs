@@ -156,11 +156,11 @@ fn bump(_: &mut JsonHost, _: &Value) -> Result<Option<Value>, DecodeError> {
     Ok(None)
 }
 
-fn refuse_version_2(_: &mut JsonHost, v: &Value, n: u32, _: Option<Sym>) -> Result<(), DecodeError> {
+fn refuse_version_2(_: &mut JsonHost, v: &Value, n: u32, _: Option<Sym>) -> Result<u32, DecodeError> {
     if n == 2 && v.get("bad").is_some() {
         return Err(DecodeError::new(ErrorCode::MisdeclaredVersion));
     }
-    Ok(())
+    Ok(n)
 }
 
 #[test]
@@ -201,5 +201,52 @@ fn pure_bumps_copy_nothing_and_a_rewritten_value_leaves_declaring_current() {
     assert_eq!(
         walk(&chain, json!({"bad": 1})),
         Ok(Some(json!({"bad": 1, "version": 3})))
+    );
+}
+
+/// A check that claims the step 1 → 2 a pure bump for any value with `same: true`.
+fn claim_step_1(_: &mut JsonHost, v: &Value, n: u32, _: Option<Sym>) -> Result<u32, DecodeError> {
+    Ok(if v.get("same") == Some(&json!(true)) { 2 } else { n })
+}
+
+#[test]
+fn a_step_the_declared_check_shows_to_be_a_bump_is_not_run() {
+    // Step 1 → 2 rewrites every value it is run on; the walk runs it unless the check said it
+    // would change nothing, and the steps before and after it still run.
+    let steps = [
+        Step {
+            from: 1,
+            to: 2,
+            up: to2,
+        },
+        Step {
+            from: 2,
+            to: 3,
+            up: bump,
+        },
+    ];
+    let chain = Chain {
+        current: 3,
+        initial: None,
+        steps: &steps,
+        declared: Some(claim_step_1),
+    };
+    assert_eq!(walk(&chain, json!({"version": 1, "same": true})), Ok(None));
+    // A claim above the current version or below the declared one is held to the two.
+    assert_eq!(walk(&chain, json!({"version": 3, "same": true})), Ok(None));
+    assert_eq!(
+        walk(&chain, json!({"version": 1, "same": false})),
+        Ok(Some(json!({"version": 3, "same": false})))
+    );
+    // A claim does not stand in for a missing step after it: the registry is still checked.
+    let chain = Chain {
+        current: 3,
+        initial: None,
+        steps: &steps[..1],
+        declared: Some(claim_step_1),
+    };
+    assert_eq!(
+        walk(&chain, json!({"version": 1, "same": true})),
+        Err(ErrorCode::Migration)
     );
 }

@@ -7,6 +7,7 @@ mod common;
 
 use common::{cases, frozen_output, DECODE_DIRS, ENCODE_DIRS};
 use hookwire::chain::Step;
+use hookwire::host::Host;
 use hookwire::json::JsonHost;
 use hookwire::session_inbox::symbols::SYMBOLS;
 use hookwire::session_inbox::{producer_version, steps, WIRE_VERSION};
@@ -173,4 +174,78 @@ fn up_then_down_gives_every_value_back_but_the_documented_differences() {
 fn every_step_is_registered_up_to_the_current_version() {
     let froms: Vec<u32> = steps::<JsonHost>().iter().map(|s| s.from).collect();
     assert_eq!(froms, (0..WIRE_VERSION).collect::<Vec<_>>());
+}
+
+/// Every decode fixture's input that declares a version from 1 to current, and variants of each
+/// with the mirror taken out and with an `inputRequests` array put into a payload's task (what
+/// decides the declared-version check's claims).
+fn declared_inputs() -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    for dir in DECODE_DIRS {
+        for case in cases(dir) {
+            let input = &case.data["input"];
+            let Some(n) = input.get("version").and_then(Value::as_u64) else {
+                continue;
+            };
+            if !(1..=u64::from(WIRE_VERSION)).contains(&n) {
+                continue;
+            }
+            out.push((case.name.clone(), input.clone()));
+            if let Some(map) = input.as_object() {
+                let mut bare = map.clone();
+                if bare.remove("payload").is_some() {
+                    out.push((format!("{} without its mirror", case.name), Value::Object(bare)));
+                }
+                let mut with = input.clone();
+                if let Some(p) = with
+                    .get_mut("payloads")
+                    .and_then(|p| p.get_mut(0))
+                    .and_then(Value::as_object_mut)
+                {
+                    p.insert("task".into(), json!({"inputRequests": [{"hookPayload": {}}]}));
+                    out.push((format!("{} with an old-form input request", case.name), with));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_steps_the_declared_check_claims_are_bumps_change_nothing() {
+    // The walk does not run the steps up to the version the check answers the value reads as:
+    // each of them must answer `None` (a pure bump) on the value the walk would hand it.
+    let all = steps::<JsonHost>();
+    let (mut claims, mut failures) = (0, Vec::new());
+    for (name, input) in declared_inputs() {
+        let mut h = JsonHost::new(SYMBOLS);
+        let n = input["version"].as_u64().unwrap() as u32;
+        let kind = h.head(&input).kind;
+        let Ok(reads_as) = hookwire::session_inbox::declared::check(&mut h, &input, n, kind) else {
+            continue;
+        };
+        if reads_as < n {
+            failures.push(format!("{name}: declares version {n}, claimed to read as {reads_as}"));
+        }
+        let mut at = input.clone();
+        for step in all.iter().filter(|s| s.from >= n) {
+            let up = (step.up)(&mut h, &at);
+            if step.from < reads_as {
+                claims += 1;
+                if !matches!(up, Ok(None)) {
+                    failures.push(format!(
+                        "{name}: step {} → {} claimed a bump, answered {up:?}",
+                        step.from, step.to
+                    ));
+                }
+            }
+            match up {
+                Ok(Some(v)) => at = v,
+                Ok(None) => {}
+                Err(_) => break,
+            }
+        }
+    }
+    assert!(claims > 50, "too few claims checked ({claims})");
+    common::report(failures);
 }

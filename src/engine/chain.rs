@@ -15,8 +15,13 @@ pub type Up<H> = fn(&mut H, &<H as Host>::Value) -> Result<Option<<H as Host>::V
 
 /// A family's check of what a value may carry at the version it declares (run before the walk,
 /// only when the `version` key is present, for integral versions from 1 to current), given the
-/// symbol its `kind` is (see [`Head::kind`]).
-pub type Declared<H> = fn(&mut H, &<H as Host>::Value, u32, Option<Sym>) -> Result<(), DecodeError>;
+/// symbol its `kind` is (see [`Head::kind`]). It answers the version the value reads as, as it is:
+/// the declared version, or a later one when the check has shown every step from the declared
+/// version up to it to be a pure bump for this value (each would answer `None`); never one below
+/// the declared version (the walk takes at most the current one). The walk starts there, so what
+/// the check has read already is not read again to find that nothing changes (tests hold every
+/// family's claims to its steps).
+pub type Declared<H> = fn(&mut H, &<H as Host>::Value, u32, Option<Sym>) -> Result<u32, DecodeError>;
 
 /// A one-step migration `from → to` (`to` must be `from + 1`): the `up` half of a step pair.
 pub struct Step<H: Host> {
@@ -110,10 +115,11 @@ pub fn walk<H: Host>(
                 return Err(error(ErrorCode::NewerVersion, current).with_version(n));
             }
             let n = n as u32;
-            if let (Some(check), true) = (chain.declared, n >= 1) {
-                check(h, value, n, head.kind)?;
+            match (chain.declared, n >= 1) {
+                // The steps up to the version the check answers are pure bumps for this value.
+                (Some(check), true) => check(h, value, n, head.kind)?.min(current),
+                _ => n,
             }
-            n
         }
     };
     if version == current {

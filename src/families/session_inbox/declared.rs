@@ -17,68 +17,92 @@ fn misdeclared(version: u32, detail: Detail) -> DecodeError {
         .at(detail)
 }
 
+/// What [`tasks`] finds, as bits.
+const HAS_OPERATIONS: u32 = 1;
+const HAS_INPUT_REQUESTS: u32 = 2;
+const HAS_MIRROR: u32 = 4;
+
 /// Check what a value declaring `version` (1 ..= current) and whose `kind` is the symbol `kind`
-/// carries.
-pub fn check<H: Host>(h: &mut H, value: &H::Value, version: u32, kind: Option<Sym>) -> Result<(), DecodeError> {
-    if version <= 3 && carries_task_operations(h, value)? {
+/// carries. Answers the version the value reads as, as it is (see [`crate::chain::Declared`]):
+/// below version 4, where the check has read every payload's `task` and the mirror, the walk
+/// does not read them again to find that the steps 1 → 2 (which adds a deliver's missing
+/// mirror) and 3 → 4 (which rewrites old-form entries of an `inputRequests` array) change
+/// nothing; 2 → 3 is a pure bump.
+pub fn check<H: Host>(h: &mut H, value: &H::Value, version: u32, kind: Option<Sym>) -> Result<u32, DecodeError> {
+    // Below version 4 the tasks and the mirror are read at once.
+    let found = if version <= 3 { tasks(h, value)? } else { 0 };
+    if found & HAS_OPERATIONS != 0 {
         return Err(misdeclared(version, Detail::TaskOperations));
     }
     if version <= 5 && kind == Some(CANCEL) && h.get(value, TASKS)?.is_some() {
         return Err(misdeclared(version, Detail::CancelTasks));
     }
-    if version >= 2 && kind == Some(DELIVER) && h.get(value, PAYLOAD)?.is_none() {
+    let deliver = kind == Some(DELIVER);
+    if version >= 2 && deliver && h.get(value, PAYLOAD)?.is_none() {
         return Err(misdeclared(version, Detail::MissingMirror));
     }
-    Ok(())
+    // From version 4 on nothing was read and nothing is claimed.
+    Ok(if version > 3 || (deliver && found & HAS_MIRROR == 0) {
+        version
+    } else if found & HAS_INPUT_REQUESTS != 0 {
+        3
+    } else {
+        4
+    })
 }
 
-/// Whether any payload's or the mirror's `task` has `agentRequests`, or an `inputRequests`
-/// entry with `request` or `requests` (whatever the kind).
-fn carries_task_operations<H: Host>(h: &mut H, value: &H::Value) -> Result<bool, DecodeError> {
+/// Every payload's and the mirror's `task`, read once (whatever the kind): [`HAS_OPERATIONS`] when
+/// one has `agentRequests` or an `inputRequests` entry with `request` or `requests` (the rest
+/// is then not read), [`HAS_INPUT_REQUESTS`] when one has an `inputRequests` array, [`HAS_MIRROR`] when
+/// the value has a mirror.
+fn tasks<H: Host>(h: &mut H, value: &H::Value) -> Result<u32, DecodeError> {
+    let mut found = 0;
     if let Some(list) = h.get(value, PAYLOADS)? {
         if h.type_of(&list) == Type::Array {
             for i in 0..h.len(&list)? {
                 let p = h.at(&list, i)?;
-                if task_has_operations(h, &p)? {
-                    return Ok(true);
+                found |= task(h, &p)?;
+                if found & HAS_OPERATIONS != 0 {
+                    return Ok(found);
                 }
             }
         }
     }
-    match h.get(value, PAYLOAD)? {
-        Some(mirror) => task_has_operations(h, &mirror),
-        None => Ok(false),
+    if let Some(mirror) = h.get(value, PAYLOAD)? {
+        found |= HAS_MIRROR | task(h, &mirror)?;
     }
+    Ok(found)
 }
 
-fn task_has_operations<H: Host>(h: &mut H, payload: &H::Value) -> Result<bool, DecodeError> {
+/// What [`tasks`] finds in one payload.
+fn task<H: Host>(h: &mut H, payload: &H::Value) -> Result<u32, DecodeError> {
     if h.type_of(payload) != Type::Object {
-        return Ok(false);
+        return Ok(0);
     }
     let Some(task) = h.get(payload, TASK)? else {
-        return Ok(false);
+        return Ok(0);
     };
     if h.type_of(&task) != Type::Object {
-        return Ok(false);
+        return Ok(0);
     }
     if h.get(&task, AGENT_REQUESTS)?.is_some() {
-        return Ok(true);
+        return Ok(HAS_OPERATIONS);
     }
     let Some(entries) = h.get(&task, INPUT_REQUESTS)? else {
-        return Ok(false);
+        return Ok(0);
     };
     if h.type_of(&entries) != Type::Array {
-        return Ok(false);
+        return Ok(0);
     }
     for i in 0..h.len(&entries)? {
         let entry = h.at(&entries, i)?;
         if h.type_of(&entry) == Type::Object
             && (h.get(&entry, REQUEST)?.is_some() || h.get(&entry, REQUESTS)?.is_some())
         {
-            return Ok(true);
+            return Ok(HAS_OPERATIONS);
         }
     }
-    Ok(false)
+    Ok(HAS_INPUT_REQUESTS)
 }
 
 #[cfg(test)]
@@ -93,7 +117,7 @@ mod tests {
     fn run(v: Value, n: u32) -> Result<(), ErrorCode> {
         let mut h = JsonHost::new(SYMBOLS);
         let kind = h.head(&v).kind;
-        check(&mut h, &v, n, kind).map_err(|e| e.code)
+        check(&mut h, &v, n, kind).map(|_| ()).map_err(|e| e.code)
     }
 
     #[test]
