@@ -18,7 +18,7 @@ import { host, IMPORTS, state, V } from "./host.js";
 import { WireError } from "./wire-error.js";
 
 /** The pages of a decoder's memory (its import's minimum; scripts/build-pkg.mjs checks both modules). */
-export const PAGES = 2;
+export const PAGES = 1;
 /** The codes and the message templates (each at its code's index), once parsed. */
 let errors = null;
 

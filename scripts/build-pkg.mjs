@@ -455,12 +455,14 @@ async function decoderEntry(entry, out) {
   return { code, map, esm: esmCode };
 }
 
-// The decoders: one module per family. Their shadow stack is 64 KiB (Rust's default is 1 MiB): a
+// The decoders: one module per family. Their shadow stack is 32 KiB (Rust's default is 1 MiB): a
 // decode's frames take a few hundred bytes, even four nested decodes (the most getters may
-// start), and every fresh workflow context allocates the whole memory at instantiation, so the
-// module's memory is 2 pages instead of 17. The memory is imported: the inline entries unpack the
-// module's text in it first (js/unpack.wat), one memory for both.
-const DECODER_FLAGS = { RUSTFLAGS: "-C link-arg=-zstack-size=65536 -C link-arg=--import-memory" };
+// start; the decode logic does not recurse), and every fresh workflow context allocates the whole
+// memory at instantiation, so the module's memory is 1 page instead of 17 (2 pages, a 64 KiB
+// stack, were 2-4 % slower to a fresh context's first decode). The memory is imported: the inline
+// entries unpack the module's text in it first (js/unpack.wat), one memory for both.
+const STACK = 32768;
+const DECODER_FLAGS = { RUSTFLAGS: `-C link-arg=-zstack-size=${STACK} -C link-arg=--import-memory` };
 /** The name a family's module exports its decode under: the `X` its JS declares (the one place it is kept). */
 const decodeExport = (file) => {
   const x = /\bX: "([A-Za-z_$][\w$]*)" \}/.exec(readFileSync(join(root, "js", file), "utf8"))?.[1];
@@ -483,8 +485,8 @@ for (const [name, m] of [["hookwire", decoder], ["turn-control", turnControl]]) 
   if (m.pages !== PAGES) throw new Error(`${name}: its memory has ${m.pages} pages, js/decoder.js says ${PAGES}`);
   const text = base85(lz(m.bytes));
   // Text and bytes (and the at most 7 bytes the unpacker writes past them) lie below the stack's
-  // top (64 KiB), where no data segment lies.
-  if (text.length + m.bytes.length + 8 > 65536) throw new Error(`${name}: the inline text no longer fits below the stack's top`);
+  // top (STACK), where no data segment lies.
+  if (text.length + m.bytes.length + 8 > STACK) throw new Error(`${name}: the inline text no longer fits below the stack's top`);
   const memory = new WebAssembly.Memory({ initial: PAGES });
   const view = new Uint8Array(memory.buffer);
   new TextEncoder().encodeInto(text, view);
