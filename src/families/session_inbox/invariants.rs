@@ -9,8 +9,16 @@ use crate::session_inbox::{self, symbols::SYMBOLS, WIRE_VERSION};
 use crate::ErrorCode;
 use serde_json::Value;
 
+/// The declared-version check, its claim left out: the walk then runs every step from the
+/// declared version.
+fn claiming_nothing(h: &mut JsonHost, v: &Value, n: u32, kind: Option<crate::host::Sym>) -> Result<u32, crate::DecodeError> {
+    session_inbox::declared::check(h, v, n, kind).map(|_| n)
+}
+
 /// The chain leaves a value declaring exactly the current version (or the input itself, when
-/// it declares a version from which only pure bumps lead to the current one), or refuses it.
+/// it declares a version from which only pure bumps lead to the current one), or refuses it;
+/// and it answers the same when it runs the steps the declared-version check claimed to be
+/// pure bumps.
 pub fn check_chain(v: &Value) {
     let steps = session_inbox::steps::<JsonHost>();
     let chain = Chain {
@@ -19,7 +27,19 @@ pub fn check_chain(v: &Value) {
         steps: &steps,
         declared: Some(session_inbox::declared::check::<JsonHost>),
     };
-    match chain::run(&mut JsonHost::new(SYMBOLS), &chain, v) {
+    let every_step = Chain {
+        declared: Some(claiming_nothing),
+        ..chain
+    };
+    let walked = chain::run(&mut JsonHost::new(SYMBOLS), &chain, v);
+    let unclaimed = chain::run(&mut JsonHost::new(SYMBOLS), &every_step, v);
+    let outcome = |r: &Result<Walked<Value>, crate::DecodeError>| match r {
+        Ok(Walked::Current) => Ok(None),
+        Ok(Walked::Migrated(out)) => Ok(Some(out.clone())),
+        Err(e) => Err(e.code),
+    };
+    assert_eq!(outcome(&walked), outcome(&unclaimed), "a claimed bump changed the walk of {v}");
+    match walked {
         Ok(Walked::Current) => {
             let declared = v["version"].as_f64().unwrap_or(0.0);
             assert!((1.0..=f64::from(WIRE_VERSION)).contains(&declared), "{v}");
