@@ -1,7 +1,7 @@
 ;; The decoder entries' unpacker: turns the module's inlined text into its bytes in this module's
 ;; memory, so no per-character loop runs in JS (a fresh workflow context would interpret it).
 ;; The memory is the decoder's own (imported), which its first instance then takes over.
-;; Assembled by scripts/build-pkg.mjs (binaryen), which also writes the text:
+;; Assembled by scripts/pack.mjs (binaryen), which also writes the text:
 ;;
 ;; 1. Base 85 over the characters '(' (40) to '~' (126) without '\' (92) and '`' (96): five
 ;;    characters per little-endian 32-bit word, nothing a JS string literal, a template literal
@@ -84,7 +84,9 @@
               (br_if $more2 (i32.eq (local.get $b) (i32.const 255))))))
           (local.set $k (i32.add (local.get $k) (i32.const 3)))
           (loop $run
-            (local.set $s (select (local.get $c) (local.get $k) (i32.lt_u (local.get $c) (local.get $k))))
+            ;; A run of min(distance, what is left); a distance of 0 (no text this build writes
+            ;; has one) copies all that is left in one run, so the loop cannot run forever.
+            (local.set $s (select (local.get $c) (local.get $k) (i32.lt_u (i32.sub (local.get $c) (i32.const 1)) (local.get $k))))
             (memory.copy (local.get $out) (i32.sub (local.get $out) (local.get $c)) (local.get $s))
             (local.set $out (i32.add (local.get $out) (local.get $s)))
             (br_if $run (local.tee $k (i32.sub (local.get $k) (local.get $s)))))

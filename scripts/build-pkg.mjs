@@ -1,7 +1,7 @@
 // Build pkg/. Three wasm modules from the workspace's wasm crates, each compiled by wasm-pack and shrunk by
 // binaryen's wasm-opt (a names-kept copy goes to target/wasm/ for twiggy), then inlined by esbuild
 // into entries that instantiate synchronously (the decoders as LZ77-compressed base-85 text that a
-// 405-byte module, js/unpack.wat, turns back into bytes; the encoder as base64):
+// 408-byte module, js/unpack.wat, turns back into bytes; the encoder as base64):
 //   hookwire.cjs  the no_std decoder (feature `wasm`), the workflow-safe main entry, self-contained;
 //   turn-control.cjs  the turn-control decoder (feature `wasm-turn-control`), self-contained;
 //   hookwire.mjs, turn-control.mjs  the same two for bundlers, ES modules over one shared core
@@ -13,6 +13,7 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { base85, lz, unpack, unpacker } from "./pack.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = join(root, "pkg");
@@ -29,106 +30,7 @@ export const WASM_FEATURES = [
   "--enable-multivalue",
 ];
 
-/** Base 85 over '('..'~' without '\\' and '`' (js/unpack.wat reads it): 5 characters per little-endian word. */
-function base85(bytes) {
-  const padded = new Uint8Array(Math.ceil(bytes.length / 4) * 4);
-  padded.set(bytes);
-  const words = new DataView(padded.buffer);
-  let text = "";
-  for (let at = 0; at < padded.length; at += 4) {
-    let word = words.getUint32(at, true);
-    const digits = [];
-    for (let k = 0; k < 5; k++) {
-      digits.unshift(word % 85);
-      word = Math.floor(word / 85);
-    }
-    for (const d of digits) text += String.fromCharCode(40 + d + (d >= 52) + (d >= 55));
-  }
-  return text;
-}
-
-/** LZ77 sequences for js/unpack.wat (format there), optimally parsed: the fewest bytes. */
-function lz(data) {
-  const n = data.length;
-  const extra = (x) => (x < 15 ? 0 : 1 + Math.floor((x - 15) / 255));
-  // The longest match at p within 127 bytes back (1-byte distance) and within 32767 (2 bytes).
-  const near = new Int32Array(n), far = new Int32Array(n), nearOff = new Int32Array(n), farOff = new Int32Array(n);
-  for (let p = 0; p < n; p++) {
-    for (let j = p - 1; j >= Math.max(0, p - 32767); j--) {
-      let l = 0;
-      while (p + l < n && l < 4096 && data[j + l] === data[p + l]) l++;
-      if (p - j < 128 && l > near[p]) (near[p] = l), (nearOff[p] = p - j);
-      if (l > far[p]) (far[p] = l), (farOff[p] = p - j);
-    }
-  }
-  // S[i]: the fewest bytes from i when a sequence starts there; M[p]: the fewest from p when a
-  // match starts there (its distance and length bytes, then S after it).
-  const S = new Float64Array(n + 1), M = new Float64Array(n + 1).fill(Infinity);
-  const mChoice = new Int32Array(n + 1), sChoice = new Int32Array(n + 1);
-  S[n] = 1;
-  sChoice[n] = -1;
-  for (let i = n - 1; i >= 0; i--) {
-    for (let L = 3; L <= far[i]; L++) {
-      const c = (L <= near[i] ? 1 : 2) + extra(L - 3) + S[i + L];
-      if (c < M[i]) (M[i] = c), (mChoice[i] = L);
-    }
-    let best = 1 + extra(n - i) + (n - i);
-    let choice = -1; // literals to the end
-    for (let k = 0; i + k < n; k++) {
-      const c = 1 + extra(k) + k + M[i + k];
-      if (c < best) (best = c), (choice = k);
-    }
-    S[i] = best;
-    sChoice[i] = choice;
-  }
-  const out = [];
-  const len = (x) => {
-    if (x < 15) return;
-    x -= 15;
-    while (x >= 255) (out.push(255), (x -= 255));
-    out.push(x);
-  };
-  let i = 0;
-  for (;;) {
-    const k = sChoice[i];
-    if (k < 0) {
-      const rest = n - i;
-      out.push(Math.min(rest, 15) << 4);
-      len(rest);
-      for (let q = i; q < n; q++) out.push(data[q]);
-      break;
-    }
-    const p = i + k, L = mChoice[p], off = L <= near[p] ? nearOff[p] : farOff[p];
-    out.push((Math.min(k, 15) << 4) | Math.min(L - 3, 15));
-    len(k);
-    for (let q = i; q < p; q++) out.push(data[q]);
-    if (off < 128) out.push(off);
-    else out.push((off & 127) | 128, off >> 7);
-    len(L - 3);
-    i = p + L;
-    if (i === n) {
-      out.push(0);
-      break;
-    }
-  }
-  if (out.length !== S[0]) throw new Error(`lz: ${out.length} bytes written, ${S[0]} planned`);
-  return Uint8Array.from(out);
-}
-
-/** js/unpack.wat, assembled and optimized for size. */
-function unpacker(binaryen) {
-  const m = binaryen.parseText(readFileSync(join(root, "js", "unpack.wat"), "utf8"));
-  m.setFeatures(binaryen.Features.BulkMemory | binaryen.Features.BulkMemoryOpt | binaryen.Features.MutableGlobals);
-  binaryen.setOptimizeLevel(2);
-  binaryen.setShrinkLevel(2);
-  m.optimize();
-  if (!m.validate()) throw new Error("js/unpack.wat does not validate");
-  const bytes = m.emitBinary();
-  m.dispose();
-  return bytes;
-}
-const binaryen = (await import("binaryen")).default;
-const UNPACK = unpacker(binaryen);
+const UNPACK = await unpacker();
 
 /**
  * The decoders' import and export names. wasm-bindgen names an import after its Rust function
@@ -487,11 +389,7 @@ for (const [name, m] of [["hookwire", decoder], ["turn-control", turnControl]]) 
   // Text and bytes (and the at most 7 bytes the unpacker writes past them) lie below the stack's
   // top (STACK), where no data segment lies.
   if (text.length + m.bytes.length + 8 > STACK) throw new Error(`${name}: the inline text no longer fits below the stack's top`);
-  const memory = new WebAssembly.Memory({ initial: PAGES });
-  const view = new Uint8Array(memory.buffer);
-  new TextEncoder().encodeInto(text, view);
-  new WebAssembly.Instance(new WebAssembly.Module(UNPACK), { a: [memory] }).exports.d(text.length, text.length, text.length + m.bytes.length);
-  if (Buffer.compare(view.subarray(text.length, text.length + m.bytes.length), m.bytes) !== 0) throw new Error(`${name}: the inline text does not unpack to the module`);
+  if (Buffer.compare(unpack(UNPACK, text, m.bytes.length, PAGES), m.bytes) !== 0) throw new Error(`${name}: the inline text does not unpack to the module`);
   m.text = text;
   writeFileSync(join(work, `${name}.inline.js`), `export const TEXT = ${JSON.stringify(text)};\nexport const LENGTH = ${m.bytes.length};\n`);
 }
