@@ -38,7 +38,8 @@ pub fn check<H: Host>(h: &mut H, value: &H::Value, version: u32, kind: Option<Sy
         return Err(misdeclared(version, Detail::CancelTasks));
     }
     let deliver = kind == Some(DELIVER);
-    if version >= 2 && deliver && h.get(value, PAYLOAD)?.is_none() {
+    // Below version 4 the mirror was read with the tasks; it is not read again.
+    if version >= 2 && deliver && found & HAS_MIRROR == 0 && (version <= 3 || h.get(value, PAYLOAD)?.is_none()) {
         return Err(misdeclared(version, Detail::MissingMirror));
     }
     // From version 4 on nothing was read and nothing is claimed.
