@@ -21,7 +21,9 @@ try {
 if (url) {
   process.env.WORKFLOW_POSTGRES_URL = url;
   const { suite } = await import(join(root, "e2e", "suite.mjs"));
-  suite("world-postgres", 39500 + (process.pid % 90));
+  const { freePort } = await import(join(root, "e2e", "cluster.mjs"));
+  // A free port, as the world-local suite takes one (see there).
+  suite("world-postgres", await freePort());
   // Registered after the suite's own `after`, so the worlds are closed before the database stops.
   after(() => execFileSync(join(root, "scripts", "postgres.sh"), ["stop"], { stdio: "inherit" }));
 } else {
