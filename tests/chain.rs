@@ -244,3 +244,61 @@ fn a_step_the_declared_check_shows_to_be_a_bump_is_not_run() {
         Err(ErrorCode::Migration)
     );
 }
+
+/// A step that only refuses: a value with `bad: true` is `LEGACY_SHAPE`, anything else a bump.
+fn refuse_bad(_: &mut JsonHost, v: &Value) -> Result<Option<Value>, DecodeError> {
+    if v.get("bad") == Some(&json!(true)) {
+        return Err(DecodeError::new(ErrorCode::LegacyShape));
+    }
+    Ok(None)
+}
+
+#[test]
+fn a_deferred_step_runs_only_when_the_decode_without_it_fails() {
+    use hookwire::decode::{decode, decode_deferring, req, Check, KindSpec};
+    const SYMS: &[&str] = &["version", "kind", "a", "bad"];
+    // Kind "a" requires `bad` to be a string: a value with `bad: true` fails the envelope too,
+    // so the step refuses nothing the decode accepts.
+    const KINDS: &[KindSpec] = &[KindSpec {
+        kind: Sym(2),
+        fields: &[req(Sym(3), Check::Str)],
+    }];
+    let steps = [step(0, refuse_bad)];
+    let chain = Chain {
+        current: 1,
+        initial: Some(0),
+        steps: &steps,
+        declared: None,
+    };
+    let both = |v: Value| {
+        let every_step = decode(&mut JsonHost::new(SYMS), &chain, KINDS, &[Sym(2)], &v).map_err(|e| e.code);
+        let deferring = decode_deferring(&mut JsonHost::new(SYMS), &chain, KINDS, &[Sym(2)], &v, 1).map_err(|e| e.code);
+        assert_eq!(deferring, every_step, "{v}");
+        deferring
+    };
+    assert_eq!(
+        both(json!({"kind": "a", "bad": "no"})),
+        Ok(json!({"kind": "a", "bad": "no"}))
+    );
+    // The decode without the step fails (INVALID), so the step runs and its refusal is the answer.
+    assert_eq!(both(json!({"kind": "a", "bad": true})), Err(ErrorCode::LegacyShape));
+    assert_eq!(both(json!({"kind": "b"})), Err(ErrorCode::UnknownKind));
+    // A versioned value passes over nothing.
+    assert_eq!(
+        both(json!({"version": 1, "kind": "a", "bad": true})),
+        Err(ErrorCode::Invalid)
+    );
+    // Deferring a step that refuses what the decode accepts would change the answer: the
+    // contract the family states, which its fuzz invariant checks.
+    const LAX: &[KindSpec] = &[KindSpec {
+        kind: Sym(2),
+        fields: &[req(Sym(3), Check::Json)],
+    }];
+    let v = json!({"kind": "a", "bad": true});
+    let lax = decode_deferring(&mut JsonHost::new(SYMS), &chain, LAX, &[Sym(2)], &v, 1).map_err(|e| e.code);
+    assert_eq!(lax, Ok(v.clone()));
+    assert_eq!(
+        decode(&mut JsonHost::new(SYMS), &chain, LAX, &[Sym(2)], &v).map_err(|e| e.code),
+        Err(ErrorCode::LegacyShape)
+    );
+}

@@ -91,6 +91,21 @@ pub fn walk<H: Host>(
     chain: &Chain<'_, H>,
     value: &H::Value,
 ) -> Result<(Walked<H::Value>, Head), DecodeError> {
+    walk_deferring(h, chain, value, 0, &mut false)
+}
+
+/// [`walk`], passing over each step that starts below version `below` as if it were a pure bump
+/// (it is still looked up and checked to go one version up); `passed_over` is set when it passes
+/// over one. Only for steps that refuse and never rewrite, whose every refusal the decode after
+/// the walk restates: decode ([`crate::decode::decode_deferring`]) walks again, running them,
+/// whenever it fails after one was passed over.
+pub fn walk_deferring<H: Host>(
+    h: &mut H,
+    chain: &Chain<'_, H>,
+    value: &H::Value,
+    below: u32,
+    passed_over: &mut bool,
+) -> Result<(Walked<H::Value>, Head), DecodeError> {
     let current = chain.current;
     let head = h.head(value);
     if head.ty != Type::Object {
@@ -134,6 +149,11 @@ pub fn walk<H: Host>(
         };
         if step.to != version + 1 {
             return Err(broken.at(Detail::StepSkips));
+        }
+        if version < below {
+            *passed_over = true;
+            version = step.to;
+            continue;
         }
         let input = walked.as_ref().unwrap_or(value);
         if let Some(out) = (step.up)(h, input)? {

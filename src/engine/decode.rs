@@ -97,8 +97,46 @@ pub fn decode<H: Host>(
     kind_syms: &[Sym],
     value: &H::Value,
 ) -> Result<H::Value, DecodeError> {
+    decode_walked(h, chain, kinds, kind_syms, value, 0, &mut false)
+}
+
+/// [`decode`], first without running the steps that start below version `below`
+/// ([`chain::walk_deferring`]): steps that only refuse, each refusing nothing that the kind
+/// check, the envelope checks and the projection of the current version accept (the families'
+/// fuzz invariants hold them to it). A value this first decode accepts is one those steps
+/// answer `None` for; on any failure after one was passed over, the value is decoded again with
+/// every step, so the answer is always [`decode`]'s.
+pub fn decode_deferring<H: Host>(
+    h: &mut H,
+    chain: &Chain<'_, H>,
+    kinds: &[KindSpec],
+    kind_syms: &[Sym],
+    value: &H::Value,
+    below: u32,
+) -> Result<H::Value, DecodeError> {
+    let mut below = below;
+    // At most twice: the second decode passes over nothing. One call site, so one copy.
+    loop {
+        let mut passed_over = false;
+        match decode_walked(h, chain, kinds, kind_syms, value, below, &mut passed_over) {
+            Err(_) if passed_over => below = 0,
+            answer => return answer,
+        }
+    }
+}
+
+/// Decode, passing over the steps below `below` ([`chain::walk_deferring`]).
+fn decode_walked<H: Host>(
+    h: &mut H,
+    chain: &Chain<'_, H>,
+    kinds: &[KindSpec],
+    kind_syms: &[Sym],
+    value: &H::Value,
+    below: u32,
+    passed_over: &mut bool,
+) -> Result<H::Value, DecodeError> {
     // The kind comes with the head of what the chain answers (the input's, or the last rewrite's).
-    let (migrated, head) = chain::walk(h, chain, value)?;
+    let (migrated, head) = chain::walk_deferring(h, chain, value, below, passed_over)?;
     let unknown = DecodeError::new(ErrorCode::UnknownKind).with_current(chain.current);
     let current = match &migrated {
         Walked::Current => value,
