@@ -1,6 +1,7 @@
 // Instructions per decode, counted rather than timed: `node bench/instructions.mjs OLD_DIR NEW_DIR
 // [CLASS…]`, each directory a copy of pkg/ (before and after a change), the classes those of
-// ./classes.mjs (default: every valid session-inbox class). Each count runs `valgrind
+// ./classes.mjs (default: every valid class of both families; turn control's named
+// `turn control: <class>`, as bench/ab.mjs names them). Each count runs `valgrind
 // --tool=callgrind` on `node --single-threaded` (no compiler thread, so the JIT does the same
 // work each time) decoding one value N times, twice — 1,000 and 41,000 decodes — and takes the
 // difference over 40,000: start-up, warm-up and tier-up cancel out. A machine too noisy for
@@ -10,20 +11,29 @@ import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
+/** Every valid class of both families: its name → [the entry of pkg/ that decodes it, the value]. */
+async function loadClasses() {
+  const { TURN_VALID, VALID } = await import("./classes.mjs");
+  const classes = {};
+  for (const [name, v] of Object.entries(VALID)) classes[name] = ["hookwire.cjs", v];
+  for (const [name, v] of Object.entries(TURN_VALID)) classes[`turn control: ${name}`] = ["turn-control.cjs", v];
+  return { classes };
+}
+
 if (process.argv[2] === "--one") {
   // One run: decode the class `name` of build `dir`, `n` times.
   const [dir, name, n] = process.argv.slice(3);
   const { createRequire } = await import("node:module");
-  const { VALID } = await import("./classes.mjs");
-  const decode = createRequire(import.meta.url)(`${dir}/hookwire.cjs`).decode;
-  const value = VALID[name];
+  const { classes } = await loadClasses();
+  const [entry, value] = classes[name] ?? [];
   if (value === undefined) throw new Error(`no class ${name} in bench/classes.mjs`);
+  const decode = createRequire(import.meta.url)(`${dir}/${entry}`).decode;
   for (let i = 0; i < Number(n); i++) decode(value);
 } else {
   const [oldDir, newDir] = process.argv.slice(2, 4).map((d) => d && resolve(d));
   if (!oldDir || !newDir) throw new Error("usage: node bench/instructions.mjs OLD_DIR NEW_DIR [CLASS...]");
-  const { VALID } = await import("./classes.mjs");
-  const names = process.argv.length > 4 ? process.argv.slice(4) : Object.keys(VALID);
+  const { classes } = await loadClasses();
+  const names = process.argv.length > 4 ? process.argv.slice(4) : Object.keys(classes);
   const self = fileURLToPath(import.meta.url);
   /** The instructions callgrind counts for `n` decodes of class `name` by build `dir` (it prints them on stderr). */
   const collected = (dir, name, n) => {
@@ -37,6 +47,6 @@ if (process.argv[2] === "--one") {
   console.log("instructions per decode (callgrind, node --single-threaded; 41,000 decodes less 1,000, over 40,000)");
   for (const name of names) {
     const [a, b] = [perDecode(oldDir, name), perDecode(newDir, name)];
-    console.log(`${name.padEnd(28)} old ${String(a).padStart(7)}  new ${String(b).padStart(7)}  new/old ${(b / a).toFixed(3)}×`);
+    console.log(`${name.padEnd(40)} old ${String(a).padStart(7)}  new ${String(b).padStart(7)}  new/old ${(b / a).toFixed(3)}×`);
   }
 }
