@@ -4,24 +4,16 @@
 // apart (what a fresh process pays once: its engine's first compile of the decoder); the two
 // contenders alternate process by process, so drift hits both alike. Prints the medians over
 // processes with their spread, and hookwire's time over valibot's per process pair, for both. A
-// program, not a test: nothing is asserted. The bundles are built as bench/run.mjs builds them (hookwire: pkg/hookwire.mjs, what a
-// bundler resolves `hookwire` to).
+// program, not a test: nothing is asserted. The bundles are built by ./bundle.mjs, as for
+// bench/run.mjs (hookwire: pkg/hookwire.mjs, what a bundler resolves `hookwire` to).
 import { execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import * as esbuild from "esbuild";
+import { bundle } from "./bundle.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const processes = Number(process.argv[2] ?? 11);
-mkdirSync(join(here, "out"), { recursive: true });
-for (const c of ["wasm", "valibot"]) {
-  await esbuild.build({
-    stdin: { contents: `import { decode } from "./contenders/${c}.mjs"; globalThis.result = decode(globalThis.input);`, resolveDir: here, loader: "js" },
-    bundle: true, minify: true, format: "cjs", platform: "neutral", target: "es2022", outfile: join(here, "out", `${c}.cjs`), logLevel: "silent",
-    mainFields: ["module", "main"], conditions: ["import", "default"],
-  });
-}
+for (const c of ["wasm", "valibot"]) await bundle(c);
 const ms = { wasm: [], valibot: [] };
 const first = { wasm: [], valibot: [] };
 for (let i = 0; i < processes; i++) {

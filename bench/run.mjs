@@ -6,12 +6,13 @@
 // kept part from results.json, with the date of the run that measured it). Needs pkg/ and a
 // release CLI.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { CONTENDERS as DECODERS, MIX } from "./mix.mjs";
+import { bundle } from "./bundle.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
@@ -62,16 +63,8 @@ async function decodeBench() {
   }
 
   // 2. Bundles: each decoder inlined into one minified CommonJS workflow script.
-  const esbuild = await import("esbuild");
-  mkdirSync(join(here, "out"), { recursive: true });
   for (const c of DECODERS) {
-    const out = join(here, "out", `${c}.cjs`);
-    await esbuild.build({
-      stdin: { contents: `import { decode } from "./contenders/${c}.mjs"; globalThis.result = decode(globalThis.input);`, resolveDir: here, loader: "js" },
-      bundle: true, minify: true, format: "cjs", platform: "neutral", target: "es2022", outfile: out, logLevel: "silent",
-      mainFields: ["module", "main"], conditions: ["import", "default"],
-    });
-    const bytes = readFileSync(out);
+    const bytes = readFileSync(await bundle(c));
     sizes[c] = { minified: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, brotli: brotliCompressSync(bytes).length, base64: Math.ceil(bytes.length / 3) * 4 };
   }
   raw.results.size = sizes;

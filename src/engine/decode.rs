@@ -112,9 +112,8 @@ pub fn decode_deferring<H: Host>(
     kinds: &[KindSpec],
     kind_syms: &[Sym],
     value: &H::Value,
-    below: u32,
+    mut below: u32,
 ) -> Result<H::Value, DecodeError> {
-    let mut below = below;
     // At most twice: the second decode passes over nothing. One call site, so one copy.
     loop {
         let mut passed_over = false;
