@@ -78,7 +78,13 @@ const firstNonObject = (a) => {
   return -1;
 };
 
-/** The imports, by index (NAMES); the first is the memory of the instance being made. */
+/**
+ * The imports, by index (NAMES); the first is the memory of the instance being made. Each
+ * function declares every parameter of its import's signature in src/hosts/wasm.rs, one its
+ * question does not use included: V8 compiles a wasm-to-JS wrapper per signature and JS arity,
+ * so a function that declared fewer would cost a fresh process a wrapper compile of its own
+ * (scripts/build-pkg.mjs checks both the signatures and the arities).
+ */
 export const host = [
   null,
   /**
@@ -97,12 +103,12 @@ export const host = [
     }
   },
   /** num: a number's value, or NaN for anything else (the decoder asks the type only when it sees NaN). */
-  (h) => {
+  (h, _b) => {
     const v = V[h];
     return typeof v === "number" ? v : NaN;
   },
   /** get: the handle of V[obj]'s own property F.S[key], or -1 when it is undefined, inherited or reading it threw. */
-  (obj, key) => {
+  (obj, key, _c) => {
     const o = V[obj];
     if (o === null || o === undefined) return -1;
     try {
@@ -202,7 +208,7 @@ export const host = [
     }
   },
   /** at: the handle of the own element V[arr][i] (undefined for a hole, or when reading it threw). */
-  (arr, i) => {
+  (arr, i, _c) => {
     try {
       return hold(own(V[arr], i));
     } catch {
@@ -231,11 +237,11 @@ export const host = [
     }
   },
   /** object */
-  () => {
+  (_a) => {
     return hold({});
   },
   /** array */
-  () => {
+  (_a) => {
     return hold([]);
   },
   /** array1 */
@@ -251,14 +257,16 @@ export const host = [
     return hold(n);
   },
   /** push */
-  (arr, h) => {
+  (arr, h, _c) => {
     const a = V[arr];
     define(a, a.length, V[h]);
+    return 0;
   },
   /** set */
   (obj, key, h) => {
     const k = state.F.S[key];
     put(V[obj], k, V[h]);
+    return 0;
   },
 ];
 

@@ -137,6 +137,47 @@ function rename(bytes, decodeName) {
   return { bytes: Uint8Array.from(out), pages };
 }
 
+/**
+ * The functions a module imports: per import, its name and its type's index and parameter count.
+ * A decoder's have four types (src/hosts/wasm.rs): V8 compiles a wasm-to-JS wrapper per
+ * distinct type and JS arity when the module is compiled, which every fresh process pays
+ * before its first decode.
+ */
+function importedFunctions(bytes) {
+  const params = [];
+  const out = [];
+  for (let at = 8; at < bytes.length; ) {
+    const id = bytes[at];
+    const r = reader(bytes, at + 1);
+    const end = r.u() + r.at;
+    if (id === 1) {
+      for (let i = 0, count = r.u(); i < count; i++) {
+        if (bytes[r.at++] !== 0x60) throw new Error("a type that is not a function type");
+        const n = r.u();
+        params.push(n);
+        r.at += n;
+        const results = r.u();
+        r.at += results;
+      }
+    } else if (id === 2) {
+      for (let i = 0, count = r.u(); i < count; i++) {
+        r.name();
+        const field = r.name();
+        const kind = bytes[r.at++];
+        if (kind === 0) {
+          const type = r.u();
+          out.push({ field, type, params: params[type] });
+        } else if (kind === 2) {
+          if (r.u() & 1) r.u();
+          r.u();
+        } else throw new Error(`unexpected import kind ${kind}`);
+      }
+    }
+    at = end;
+  }
+  return out;
+}
+
 /** wasm-pack + wasm-opt for one feature set; answers the shipped bytes, the names-kept copy's path and the memory's pages. */
 function compile(name, crate, feature, outDir, env = {}, decodeName = null) {
   // An imported memory is one only this package makes (zero-filled, with the inline text unpacked
@@ -165,7 +206,13 @@ function compile(name, crate, feature, outDir, env = {}, decodeName = null) {
   const strip = [level, ...WASM_FEATURES, ...zeroFilled, "--strip-debug", "--strip-producers", "--strip-target-features"];
   if (decodeName) {
     run(bin("wasm-opt"), [named, ...strip, "-o", shipped]);
-    return { bytes: readFileSync(shipped), named, pages };
+    const bytes = readFileSync(shipped);
+    const imported = importedFunctions(bytes);
+    const signatures = new Set(imported.map((f) => f.type)).size;
+    if (signatures > 4) {
+      throw new Error(`${name}: the decoder imports functions of ${signatures} signatures; src/hosts/wasm.rs gives each one of four`);
+    }
+    return { bytes, named, pages, imported };
   }
   // The encoder: wasm-bindgen's glue, its import and export names minified by wasm-opt (they
   // would otherwise be paid twice, in the wasm and in the glue), the name map given to the JS side.
@@ -411,6 +458,18 @@ writeFileSync(
   join(work, "codes.js"),
   packedModule({ CODES, MESSAGES }) + `export const COMMON_DETAILS = ${JSON.stringify(COMMON_DETAILS)};\n` + typeCodes + readChecks + notObject,
 );
+
+// Every import function declares the parameters of its import's signature (js/host.js): one that
+// declared fewer would need a wrapper of its own (V8 compiles one per signature and JS arity).
+{
+  const check = join(work, "host-check.mjs");
+  await esbuild.build({ entryPoints: [join(root, "js", "host.js")], bundle: true, format: "esm", outfile: check, alias: aliases, logLevel: "warning" });
+  const { host } = await import(pathToFileURL(check).href);
+  const off = [...decoder.imported, ...turnControl.imported].flatMap(({ field, params }) =>
+    host[Number(field)].length === params ? [] : [`${NAMES[Number(field)]} declares ${host[Number(field)].length}, its import ${params}`],
+  );
+  if (off.length) throw new Error(`js/host.js: the parameters of imports differ from src/hosts/wasm.rs: ${[...new Set(off)].join("; ")}`);
+}
 
 // Self-contained files, one per entry: what `require` loads, and what runs by itself (an edge
 // function, a vm context handed the file's text).

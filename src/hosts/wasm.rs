@@ -20,24 +20,30 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(raw_module = "hookwire:host")]
 // Every parameter and result is an i32 or f64: wasm-bindgen then imports the JS function as it
-// is, without a shim per import (a u32 would need `>>> 0` in JS).
+// is, without a shim per import (a u32 would need `>>> 0` in JS). And the imports have four
+// signatures, (i32) -> i32, (i32, i32, i32) -> i32, (i32, i32) -> f64 and `number`'s
+// (f64) -> i32, a parameter a question does not need passed as 0 (its JS function declares it
+// all the same, js/host.js): V8 compiles one wasm-to-JS wrapper per distinct import signature
+// and JS arity, with its optimizing compiler, whenever a module is compiled, which a fresh
+// process pays before its first decode (the eight signatures the questions would have cost it
+// about 0.4 ms more).
 extern "C" {
     #[wasm_bindgen(js_name = type)]
     fn js_type(v: i32) -> i32;
-    fn num(v: i32) -> f64;
-    fn get(obj: i32, key: i32) -> i32;
+    fn num(v: i32, _b: i32) -> f64;
+    fn get(obj: i32, key: i32, _c: i32) -> i32;
     fn which(v: i32) -> i32;
     fn objects(arr: i32) -> i32;
     fn len(arr: i32) -> i32;
-    fn at(arr: i32, i: i32) -> i32;
+    fn at(arr: i32, i: i32, _c: i32) -> i32;
     fn copy(obj: i32) -> i32;
-    fn object() -> i32;
-    fn array() -> i32;
+    fn object(_a: i32) -> i32;
+    fn array(_a: i32) -> i32;
     fn array1(v: i32) -> i32;
-    fn push(arr: i32, v: i32);
+    fn push(arr: i32, v: i32, _c: i32) -> i32;
     fn symbol(key: i32) -> i32;
     fn number(n: f64) -> i32;
-    fn set(obj: i32, key: i32, v: i32);
+    fn set(obj: i32, key: i32, v: i32) -> i32;
     fn head(v: i32) -> i32;
     fn fields(obj: i32, kind: i32) -> f64;
 }
@@ -66,7 +72,7 @@ impl Host for JsHost {
             0 => Version::Absent,
             1 => Version::Number(f64::from(answer >> 16)),
             // Read again (an ordinary question): `num` of an absent value is NaN.
-            2 => Version::Number(num(get(*v, i32::from(Sym::VERSION.0)))),
+            2 => Version::Number(num(get(*v, i32::from(Sym::VERSION.0), 0), 0)),
             _ => Version::NotNumber,
         };
         let kind = u8::try_from((answer >> 5) & 2047)
@@ -80,13 +86,13 @@ impl Host for JsHost {
     }
 
     fn get(&mut self, obj: &i32, key: Sym) -> Result<Option<i32>, Infallible> {
-        let v = get(*obj, i32::from(key.0));
+        let v = get(*obj, i32::from(key.0), 0);
         Ok((v >= 0).then_some(v))
     }
 
     fn as_number(&mut self, v: &i32) -> Option<f64> {
         // One question: `num` answers NaN for a non-number, and only then is the type asked.
-        let n = num(*v);
+        let n = num(*v, 0);
         (!n.is_nan() || js_type(*v) == 3).then_some(n)
     }
 
@@ -105,11 +111,11 @@ impl Host for JsHost {
     }
 
     fn at(&mut self, arr: &i32, i: u32) -> Result<i32, Infallible> {
-        Ok(at(*arr, i as i32))
+        Ok(at(*arr, i as i32, 0))
     }
 
     fn object(&mut self) -> i32 {
-        object()
+        object(0)
     }
 
     fn copy_object(&mut self, obj: &i32) -> Result<i32, Infallible> {
@@ -125,11 +131,11 @@ impl Host for JsHost {
     }
 
     fn array(&mut self) -> i32 {
-        array()
+        array(0)
     }
 
     fn push(&mut self, arr: &mut i32, v: i32) {
-        push(*arr, v);
+        push(*arr, v, 0);
     }
 
     fn string(&mut self, s: Sym) -> i32 {
