@@ -1,13 +1,14 @@
 //! The native encoder's benchmark (`cargo run --release --example encode-bench --features std`):
 //! bench/commands.json encoded for each target — build, validation against the current shape,
 //! the `down` steps, validation against the target's shape, the v0 conversion — valid commands
-//! and rejects timed apart, each two ways: the wire value (`encode_owned`, a `serde_json::Value`
-//! from an owned command) and the wire text (`encode_into`, canonical JSON bytes from a borrowed
-//! command, into a reused buffer). Prints commands per second as one JSON line:
-//! `{"v6": {"valid": {"value": …, "text": …}, "rejects": {…}}, …}`. bench/run.mjs runs it beside
-//! zod 4 doing the same work.
+//! and rejects timed apart, each three ways: the typed wire value (`encode_typed`, a view that
+//! borrows the command), the wire value as a `serde_json::Value` (`encode_owned`, from an owned
+//! command) and the wire text (`encode_into`, canonical JSON bytes from a borrowed command, into a
+//! reused buffer). Prints commands per second as one JSON line:
+//! `{"v6": {"valid": {"typed": …, "value": …, "text": …}, "rejects": {…}}, …}`. bench/run.mjs
+//! runs it beside zod 4 doing the same work.
 
-use hookwire::session_inbox::encode::{encode_into, encode_owned, Target};
+use hookwire::session_inbox::encode::{encode_into, encode_owned, encode_typed, Target};
 use serde_json::{json, Map, Value};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -54,6 +55,14 @@ fn main() {
                 }
                 start.elapsed()
             });
+            // The typed wire value, dropped at once as zod's object is left to its collector.
+            let typed = rate(list, |batch| {
+                let start = Instant::now();
+                for c in batch {
+                    let _ = black_box(encode_typed(black_box(c), target));
+                }
+                start.elapsed()
+            });
             let mut buf = String::with_capacity(4096);
             let text = rate(list, |batch| {
                 let start = Instant::now();
@@ -65,7 +74,7 @@ fn main() {
             });
             sets.insert(
                 set.into(),
-                json!({ "value": value, "text": text, "commands": list.len() }),
+                json!({ "typed": typed, "value": value, "text": text, "commands": list.len() }),
             );
         }
         out.insert(name.into(), Value::Object(sets));

@@ -202,16 +202,18 @@ out.push(`Encode — ${encodeOnly || decodeOnly ? `${encodeRun.date.slice(0, 10)
 out.push("");
 out.push(`Native encoder (Rust) against zod 4 (Node), bench/commands.json: ${encode.native[0].v6.valid.commands} valid commands, ${encode.native[0].v6.rejects.commands} rejects.`);
 out.push("");
-out.push("| target, commands | native → wire value | zod 4 → object | ratio | native → wire text | zod 4 → JSON.stringify | ratio |");
-out.push("|---|---|---|---|---|---|---|");
+out.push("| target, commands | native → typed wire value | native → `serde_json::Value` | zod 4 → object | ratio (typed, `Value`) | native → wire text | zod 4 → JSON.stringify | ratio |");
+out.push("|---|---|---|---|---|---|---|---|");
 for (const set of ["valid", "rejects"]) {
   for (const t of TARGET_NAMES) {
-    const cells = ["value", "text"].map((key) => {
-      const n = per(encode.native, t, set, key).map((x) => x / 1e6);
-      const z = per(encode.zod, t, set, key).map((x) => x / 1e6);
-      return `${stat(n)} M/s | ${stat(z)} M/s | **${(median(n) / median(z)).toFixed(1)}×**`;
-    });
-    out.push(`| ${t}, ${set} | ${cells.join(" | ")} |`);
+    const rates = (runs, key) => per(runs, t, set, key).map((x) => x / 1e6);
+    const [typed, value, zodValue] = [rates(encode.native, "typed"), rates(encode.native, "value"), rates(encode.zod, "value")];
+    const [text, zodText] = [rates(encode.native, "text"), rates(encode.zod, "text")];
+    const ratio = (n, z) => `${(median(n) / median(z)).toFixed(1)}×`;
+    out.push(
+      `| ${t}, ${set} | ${stat(typed)} M/s | ${stat(value)} M/s | ${stat(zodValue)} M/s | **${ratio(typed, zodValue)}**, ${ratio(value, zodValue)} | ` +
+        `${stat(text)} M/s | ${stat(zodText)} M/s | **${ratio(text, zodText)}** |`,
+    );
   }
 }
 out.push("");

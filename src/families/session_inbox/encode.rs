@@ -221,6 +221,155 @@ pub fn encode_to_string(command: &Value, target: Target) -> Result<String, Encod
     Ok(out)
 }
 
+/// [`encode`] without building a `serde_json::Value`: the wire value as a typed view that borrows
+/// the command's parts and adds what the encoder adds (`version`, the mirror, the v0 forms), so
+/// a valid command costs no allocation (but the merge of a several-payload mirror, made as it is
+/// serialized). It serializes (serde) to exactly what [`encode`] answers, with its keys in the
+/// canonical order; [`Encoded::write`] gives its canonical text, [`Encoded::into_value`] the
+/// value. Validated fully before it is answered, as every encode is: a command only the long way
+/// can take (one a `down` step changes, or the builder refuses) is answered as the value it built.
+pub fn encode_typed(command: &Value, target: Target) -> Result<Encoded<'_>, EncodeError> {
+    let target = target.check()?;
+    match view_checked(command, target) {
+        Some(Ok(wire)) => Ok(Encoded(Typed::View(wire, target))),
+        Some(Err(e)) => Err(e),
+        None => encode_built(command.clone(), target).map(|v| Encoded(Typed::Built(v))),
+    }
+}
+
+/// The wire value [`encode_typed`] answers: serialize it (serde), write it ([`Encoded::write`])
+/// or turn it into a value ([`Encoded::into_value`]).
+pub struct Encoded<'a>(Typed<'a>);
+
+enum Typed<'a> {
+    /// The short way's view, for the target (its `version`, or a v0 form).
+    View(Wire<'a>, Target),
+    /// What the long way built.
+    Built(Value),
+}
+
+impl Encoded<'_> {
+    /// Append the wire value's canonical JSON text to `out` (what [`encode_into`] appends).
+    pub fn write(&self, out: &mut String) {
+        match &self.0 {
+            Typed::View(wire, target) => write_wire(wire, *target, out),
+            Typed::Built(v) => write_value(v, out),
+        }
+    }
+
+    /// The wire value as a `serde_json::Value` (what [`encode`] answers).
+    pub fn into_value(self) -> Value {
+        match self.0 {
+            // Serializing into a `Value` cannot fail here: every key is a string, every number
+            // a `u32` or the command's own.
+            Typed::View(..) => serde_json::to_value(&self).unwrap_or(Value::Null),
+            Typed::Built(v) => v,
+        }
+    }
+}
+
+impl serde::Serialize for Encoded<'_> {
+    /// The fields in canonical key order, as [`write_wire`] writes them (every key is a declared
+    /// ASCII key, so byte order is UTF-16 order); nested values as `serde_json::Value` serializes
+    /// them.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let (wire, target) = match &self.0 {
+            Typed::Built(v) => return v.serialize(serializer),
+            Typed::View(wire, target) => (wire, *target),
+        };
+        let version = match target {
+            Target::Version(n) => Some(n),
+            Target::V0(_) => None,
+        };
+        let d = match wire {
+            Wire::Control(map) => return WithNumber::new(map, version.map(|n| ("version", n))).serialize(serializer),
+            Wire::Deliver(d) => d,
+        };
+        let send = target == Target::V0(V0Variant::Send);
+        let mut m = serializer.serialize_map(None)?;
+        let [auth, caller, request_id, task_delivery_id, turn_policy] = d.carried;
+        let optional = |m: &mut S::SerializeMap, key: &str, v: Option<&Value>| v.map_or(Ok(()), |v| m.serialize_entry(key, v));
+        optional(&mut m, "auth", auth)?;
+        optional(&mut m, "caller", caller)?;
+        match (&d.entries, send) {
+            (None, _) => {}
+            (Some(Entries::Send(e)), false) => {
+                m.serialize_entry("deliveryMetadata", &[WithNumber::new(e, Some(("payloadIndex", 0)))])?
+            }
+            (Some(Entries::Send(e)), true) => m.serialize_entry("delivery", &WithNumber::new(e, None))?,
+            (Some(Entries::List(l)), false) => m.serialize_entry("deliveryMetadata", l)?,
+            (Some(Entries::List(l)), true) => {
+                let first = l
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .find(|e| e.get("payloadIndex").and_then(Value::as_f64) == Some(0.0));
+                if let Some(Value::Object(e)) = first {
+                    m.serialize_entry("delivery", &WithNumber::new(e, None).without("payloadIndex"))?;
+                }
+            }
+        }
+        m.serialize_entry("kind", if send { v0::RAW_SEND } else { "deliver" })?;
+        if version.is_some() || send {
+            match d.mirror {
+                Mirror::Same(p) => m.serialize_entry("payload", p)?,
+                Mirror::Merged(list) => m.serialize_entry("payload", &build::coalesce_list(list))?,
+            }
+        }
+        if !send {
+            match d.payloads {
+                Payloads::One(p) => m.serialize_entry("payloads", core::slice::from_ref(p))?,
+                Payloads::List(l) => m.serialize_entry("payloads", l)?,
+            }
+        }
+        optional(&mut m, "requestId", request_id)?;
+        optional(&mut m, "taskDeliveryId", task_delivery_id)?;
+        optional(&mut m, "turnPolicy", turn_policy)?;
+        if let Some(n) = version {
+            m.serialize_entry("version", &n)?;
+        }
+        m.end()
+    }
+}
+
+/// A map's entries (in key order) with one number field merged in at its place, and one key
+/// left out: `write_object`'s serialization.
+struct WithNumber<'a> {
+    map: &'a Map<String, Value>,
+    extra: Option<(&'static str, u32)>,
+    without: Option<&'static str>,
+}
+
+impl<'a> WithNumber<'a> {
+    fn new(map: &'a Map<String, Value>, extra: Option<(&'static str, u32)>) -> Self {
+        WithNumber { map, extra, without: None }
+    }
+
+    fn without(self, key: &'static str) -> Self {
+        WithNumber { without: Some(key), ..self }
+    }
+}
+
+impl serde::Serialize for WithNumber<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = serializer.serialize_map(None)?;
+        let mut extra = self.extra;
+        for (k, v) in self.map.iter().filter(|(k, _)| Some(k.as_str()) != self.without) {
+            if let Some((name, n)) = extra.filter(|(name, _)| key_before(name, k)) {
+                m.serialize_entry(name, &n)?;
+                extra = None;
+            }
+            m.serialize_entry(k, v)?;
+        }
+        if let Some((name, n)) = extra {
+            m.serialize_entry(name, &n)?;
+        }
+        m.end()
+    }
+}
+
 /// [`encode_to_string`], appending the canonical bytes to `out` (nothing is appended on an
 /// error). A valid command is written straight from its typed view: no wire value is built.
 pub fn encode_into(command: &Value, target: Target, out: &mut String) -> Result<(), EncodeError> {
@@ -1042,7 +1191,7 @@ mod tests {
     /// something: the short way answers exactly what the long way answers, as values and as text.
     #[test]
     fn the_short_way_answers_what_the_long_way_answers() {
-        use super::{encode_answer_into, encode_built, encode_owned, encode_to_string, view_checked};
+        use super::{encode_answer_into, encode_built, encode_owned, encode_to_string, encode_typed, view_checked};
         use crate::engine::answer::error_json;
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/session-inbox");
         let mut commands = Vec::new();
@@ -1144,6 +1293,21 @@ mod tests {
                 );
                 let text = encode_to_string(command, target);
                 assert_eq!(text.ok(), long.as_ref().ok().map(crate::canonical::to_string), "{at}");
+                // The typed wire value: the same value serialized (serde) and turned into a
+                // value, the same canonical text written, the same refusal.
+                match encode_typed(command, target) {
+                    Ok(typed) => {
+                        let long = long.as_ref().expect("the long way refused what the typed way took");
+                        assert_eq!(&serde_json::to_value(&typed).unwrap(), long, "{at}");
+                        let serialized: serde_json::Value = serde_json::from_str(&serde_json::to_string(&typed).unwrap()).unwrap();
+                        assert_eq!(&serialized, long, "{at}");
+                        let mut written = String::new();
+                        typed.write(&mut written);
+                        assert_eq!(written, crate::canonical::to_string(long), "{at}");
+                        assert_eq!(&typed.into_value(), long, "{at}");
+                    }
+                    Err(e) => assert_eq!(Some(error_json(&e)), long.as_ref().err().map(error_json), "{at}"),
+                }
                 let mut answer = String::new();
                 encode_answer_into(command, &target.to_json(), &mut answer);
                 assert_eq!(answer, crate::canonical::to_string(&long_answer), "{at}");
