@@ -200,12 +200,7 @@ pub fn walk_down(map: &mut Map<String, Value>, to: u32) -> Result<(), EncodeErro
 
 /// The `acceptedDeploymentId` of the delivery entry for payload 0, if any.
 fn first_accepted_deployment(map: &Map<String, Value>) -> Option<Value> {
-    map.get("deliveryMetadata")?
-        .as_array()?
-        .iter()
-        .find(|e| e.get("payloadIndex").and_then(Value::as_f64) == Some(0.0))?
-        .get("acceptedDeploymentId")
-        .cloned()
+    first_payload_entry(map.get("deliveryMetadata")?)?.get("acceptedDeploymentId").cloned()
 }
 
 /// Encode `command` for the target given as JSON (`{"version":1}`, …): `{"ok": wire}` or
@@ -300,12 +295,7 @@ impl serde::Serialize for Encoded<'_> {
             (Some(Entries::Send(e)), true) => m.serialize_entry("delivery", &WithNumber::new(e, None))?,
             (Some(Entries::List(l)), false) => m.serialize_entry("deliveryMetadata", l)?,
             (Some(Entries::List(l)), true) => {
-                let first = l
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .find(|e| e.get("payloadIndex").and_then(Value::as_f64) == Some(0.0));
-                if let Some(Value::Object(e)) = first {
+                if let Some(e) = first_payload_entry(l) {
                     m.serialize_entry("delivery", &WithNumber::new(e, None).without("payloadIndex"))?;
                 }
             }
@@ -977,12 +967,7 @@ fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) {
                 (Some(Entries::Send(m)), true) => write_object(m.iter(), None, fields.key_text(key_text!("delivery"))),
                 (Some(Entries::List(l)), false) => fields.value_text(key_text!("deliveryMetadata"), Some(l)),
                 (Some(Entries::List(l)), true) => {
-                    let first = l
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .find(|e| e.get("payloadIndex").and_then(Value::as_f64) == Some(0.0));
-                    if let Some(Value::Object(e)) = first {
+                    if let Some(e) = first_payload_entry(l) {
                         write_object(
                             e.iter().filter(|(k, _)| *k != "payloadIndex"),
                             None,
@@ -1052,6 +1037,15 @@ fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) {
             fields.out.push('}');
         }
     }
+}
+
+/// The delivery entry of a `deliveryMetadata` list for payload 0 (what a v0 send's `delivery`
+/// is made of), if it is an object.
+fn first_payload_entry(list: &Value) -> Option<&Map<String, Value>> {
+    list.as_array()?
+        .iter()
+        .find(|e| e.get("payloadIndex").and_then(Value::as_f64) == Some(0.0))?
+        .as_object()
 }
 
 /// A map's entries (in key order) with one number field merged in at its place.
