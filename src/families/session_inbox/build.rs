@@ -321,6 +321,7 @@ pub struct Deliver<'a> {
 }
 
 /// `payloads`.
+#[derive(Clone, Copy)]
 pub enum Payloads<'a> {
     /// A send's payload: `[payload]`.
     One(&'a Value),
@@ -329,6 +330,7 @@ pub enum Payloads<'a> {
 }
 
 /// The mirror: one of the payloads, or the coalesced value of several.
+#[derive(Clone, Copy)]
 pub enum Mirror<'a> {
     /// By reference (a send, or a one-payload deliver).
     Same(&'a Value),

@@ -281,43 +281,19 @@ impl serde::Serialize for Encoded<'_> {
             Wire::Control(map) => return WithNumber::new(map, version.map(|n| ("version", n))).serialize(serializer),
             Wire::Deliver(d) => d,
         };
-        let send = target == Target::V0(V0Variant::Send);
         let mut m = serializer.serialize_map(None)?;
-        let [auth, caller, request_id, task_delivery_id, turn_policy] = d.carried;
-        let optional = |m: &mut S::SerializeMap, key: &str, v: Option<&Value>| v.map_or(Ok(()), |v| m.serialize_entry(key, v));
-        optional(&mut m, "auth", auth)?;
-        optional(&mut m, "caller", caller)?;
-        match (&d.entries, send) {
-            (None, _) => {}
-            (Some(Entries::Send(e)), false) => {
-                m.serialize_entry("deliveryMetadata", &[WithNumber::new(e, Some(("payloadIndex", 0)))])?
+        for (key, _, field) in wire_fields(d, target) {
+            match field {
+                Field::Value(v) => m.serialize_entry(key, v)?,
+                Field::Str(s) => m.serialize_entry(key, s)?,
+                Field::Number(n) => m.serialize_entry(key, &n)?,
+                Field::Entry(e, without) => m.serialize_entry(key, &WithNumber { map: e, extra: None, without })?,
+                Field::SendEntries(e) => m.serialize_entry(key, &[WithNumber::new(e, Some(("payloadIndex", 0)))])?,
+                Field::Mirror(Mirror::Same(p)) => m.serialize_entry(key, p)?,
+                Field::Mirror(Mirror::Merged(list)) => m.serialize_entry(key, &build::coalesce_list(list))?,
+                Field::Payloads(Payloads::One(p)) => m.serialize_entry(key, core::slice::from_ref(p))?,
+                Field::Payloads(Payloads::List(l)) => m.serialize_entry(key, l)?,
             }
-            (Some(Entries::Send(e)), true) => m.serialize_entry("delivery", &WithNumber::new(e, None))?,
-            (Some(Entries::List(l)), false) => m.serialize_entry("deliveryMetadata", l)?,
-            (Some(Entries::List(l)), true) => {
-                if let Some(e) = first_payload_entry(l) {
-                    m.serialize_entry("delivery", &WithNumber::new(e, None).without("payloadIndex"))?;
-                }
-            }
-        }
-        m.serialize_entry("kind", if send { v0::RAW_SEND } else { "deliver" })?;
-        if version.is_some() || send {
-            match d.mirror {
-                Mirror::Same(p) => m.serialize_entry("payload", p)?,
-                Mirror::Merged(list) => m.serialize_entry("payload", &build::coalesce_list(list))?,
-            }
-        }
-        if !send {
-            match d.payloads {
-                Payloads::One(p) => m.serialize_entry("payloads", core::slice::from_ref(p))?,
-                Payloads::List(l) => m.serialize_entry("payloads", l)?,
-            }
-        }
-        optional(&mut m, "requestId", request_id)?;
-        optional(&mut m, "taskDeliveryId", task_delivery_id)?;
-        optional(&mut m, "turnPolicy", turn_policy)?;
-        if let Some(n) = version {
-            m.serialize_entry("version", &n)?;
         }
         m.end()
     }
@@ -334,10 +310,6 @@ struct WithNumber<'a> {
 impl<'a> WithNumber<'a> {
     fn new(map: &'a Map<String, Value>, extra: Option<(&'static str, u32)>) -> Self {
         WithNumber { map, extra, without: None }
-    }
-
-    fn without(self, key: &'static str) -> Self {
-        WithNumber { without: Some(key), ..self }
     }
 }
 
@@ -940,6 +912,71 @@ fn deliver_pieces<'a>(d: &'a Deliver<'_>, version: u32) -> impl Iterator<Item = 
     .chain(carried)
 }
 
+/// One field of a delivery's wire value, as [`wire_fields`] lists it.
+enum Field<'a> {
+    /// A value of the command, as it is.
+    Value(&'a Value),
+    /// A string the encoder adds (`kind`).
+    Str(&'static str),
+    /// A number the encoder adds (`version`).
+    Number(u32),
+    /// An entry of the command, a key left out where one is named: a v0 send's `delivery`.
+    Entry(&'a Map<String, Value>, Option<&'static str>),
+    /// A send's `deliveryMetadata`: `[{...delivery, payloadIndex: 0}]`.
+    SendEntries(&'a Map<String, Value>),
+    /// The mirror (`payload`).
+    Mirror(Mirror<'a>),
+    /// `payloads`.
+    Payloads(Payloads<'a>),
+}
+
+/// A key and its canonical text (`"key":`), both made at compile time.
+macro_rules! keyed {
+    ($key:literal) => {
+        ($key, key_text!($key))
+    };
+}
+
+/// The fields of the delivery `d`'s wire value for `target`, each with its key and the key's
+/// text, in canonical key order (every key is a declared ASCII key, so byte order is UTF-16
+/// order), the v0 conversions as `v0.rs` makes them. The one layout of the short way's value:
+/// the canonical text ([`write_wire`]) and the serialization ([`Encoded`]) both write it.
+fn wire_fields<'a>(d: &'a Deliver<'a>, target: Target) -> impl Iterator<Item = (&'static str, &'static str, Field<'a>)> + 'a {
+    let (version, send) = match target {
+        Target::Version(n) => (Some(n), false),
+        Target::V0(v) => (None, v == V0Variant::Send),
+    };
+    let [auth, caller, request_id, task_delivery_id, turn_policy] = d.carried;
+    let value = |(k, t): (&'static str, &'static str), v: Option<&'a Value>| v.map(|v| (k, t, Field::Value(v)));
+    let entries = match (&d.entries, send) {
+        (None, _) => None,
+        (Some(Entries::Send(e)), false) => Some((keyed!("deliveryMetadata"), Field::SendEntries(e))),
+        (Some(Entries::Send(e)), true) => Some((keyed!("delivery"), Field::Entry(e, None))),
+        (Some(Entries::List(l)), false) => Some((keyed!("deliveryMetadata"), Field::Value(l))),
+        (Some(Entries::List(l)), true) => {
+            first_payload_entry(l).map(|e| (keyed!("delivery"), Field::Entry(e, Some("payloadIndex"))))
+        }
+    };
+    let kind = if send { v0::RAW_SEND } else { "deliver" };
+    let mirror = (version.is_some() || send).then_some((keyed!("payload"), Field::Mirror(d.mirror)));
+    let payloads = (!send).then_some((keyed!("payloads"), Field::Payloads(d.payloads)));
+    let added = |f: Option<((&'static str, &'static str), Field<'a>)>| f.map(|((k, t), f)| (k, t, f));
+    [
+        value(keyed!("auth"), auth),
+        value(keyed!("caller"), caller),
+        added(entries),
+        added(Some((keyed!("kind"), Field::Str(kind)))),
+        added(mirror),
+        added(payloads),
+        value(keyed!("requestId"), request_id),
+        value(keyed!("taskDeliveryId"), task_delivery_id),
+        value(keyed!("turnPolicy"), turn_policy),
+        added(version.map(|n| (keyed!("version"), Field::Number(n)))),
+    ]
+    .into_iter()
+    .flatten()
+}
+
 /// Write the view's value for `target` as canonical JSON: keys in UTF-16 order (every key
 /// written here is a declared ASCII key, so map order is that order), the v0 conversions as
 /// `v0.rs` makes them.
@@ -951,88 +988,68 @@ fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) {
     match wire {
         Wire::Control(map) => write_object(map.iter(), version.map(|n| ("version", n)), out),
         Wire::Deliver(d) => {
-            let send = target == Target::V0(V0Variant::Send);
             let mut fields = Members::object(out);
-            let [auth, caller, request_id, task_delivery_id, turn_policy] = d.carried;
-            fields.value_text(key_text!("auth"), auth);
-            fields.value_text(key_text!("caller"), caller);
-            match (&d.entries, send) {
-                (None, _) => {}
-                (Some(Entries::Send(m)), false) => {
-                    let out = fields.key_text(key_text!("deliveryMetadata"));
-                    out.push('[');
-                    write_object(m.iter(), Some(("payloadIndex", 0)), out);
-                    out.push(']');
-                }
-                (Some(Entries::Send(m)), true) => write_object(m.iter(), None, fields.key_text(key_text!("delivery"))),
-                (Some(Entries::List(l)), false) => fields.value_text(key_text!("deliveryMetadata"), Some(l)),
-                (Some(Entries::List(l)), true) => {
-                    if let Some(e) = first_payload_entry(l) {
-                        write_object(
-                            e.iter().filter(|(k, _)| *k != "payloadIndex"),
-                            None,
-                            fields.key_text(key_text!("delivery")),
-                        );
-                    }
-                }
-            }
-            let kind = if send { v0::RAW_SEND } else { "deliver" };
-            write_str(kind, fields.key_text(key_text!("kind")));
             // The mirror's text, when `payloads` is `[mirror]`: copied rather than written again.
             let mut mirror_text = None;
-            if version.is_some() || send {
-                let out = fields.key_text(key_text!("payload"));
-                let start = out.len();
-                match d.mirror {
-                    Mirror::Same(p) => write_value(p, out),
-                    Mirror::Merged(list) => {
-                        build::write_coalesced(list, out);
-                        debug_assert_eq!(
-                            out[start..],
-                            crate::canonical::to_string(&build::coalesce_list(list)),
-                            "the merge written from its parts is not the merge's text"
-                        );
-                    }
-                }
-                mirror_text = Some(start..out.len());
-            }
-            if !send {
-                let only = match d.payloads {
-                    Payloads::One(p) => Some(p),
-                    Payloads::List(l) => match l.as_array().map(Vec::as_slice) {
-                        Some([p]) => Some(p),
-                        _ => None,
-                    },
-                };
-                let out = fields.key_text(key_text!("payloads"));
-                match (only, mirror_text) {
-                    (Some(p), Some(range)) if matches!(d.mirror, Mirror::Same(m) if core::ptr::eq(m, p)) => {
+            for (_, key, field) in wire_fields(d, target) {
+                let out = fields.key_text(key);
+                match field {
+                    Field::Value(v) => write_value(v, out),
+                    Field::Str(s) => write_str(s, out),
+                    Field::Number(n) => write_u64(n.into(), out),
+                    Field::Entry(e, without) => write_object(e.iter().filter(|(k, _)| Some(k.as_str()) != without), None, out),
+                    Field::SendEntries(e) => {
                         out.push('[');
-                        let text = &out[range.clone()]; // panics unless on character boundaries
-                        debug_assert!(!text.is_empty());
-                        // SAFETY: the bytes appended are those of `out[range]`, a `str` slice (the
-                        // line above checks its boundaries), so `out` stays UTF-8. (What
-                        // `String::extend_from_within` does, which is newer than this crate's MSRV.)
-                        unsafe { out.as_mut_vec() }.extend_from_within(range);
+                        write_object(e.iter(), Some(("payloadIndex", 0)), out);
                         out.push(']');
                     }
-                    (Some(p), _) => {
-                        out.push('[');
-                        write_value(p, out);
-                        out.push(']');
+                    Field::Mirror(mirror) => {
+                        let start = out.len();
+                        match mirror {
+                            Mirror::Same(p) => write_value(p, out),
+                            Mirror::Merged(list) => {
+                                build::write_coalesced(list, out);
+                                debug_assert_eq!(
+                                    out[start..],
+                                    crate::canonical::to_string(&build::coalesce_list(list)),
+                                    "the merge written from its parts is not the merge's text"
+                                );
+                            }
+                        }
+                        mirror_text = Some(start..out.len());
                     }
-                    (None, _) => {
-                        if let Payloads::List(l) = d.payloads {
-                            write_value(l, out);
+                    Field::Payloads(payloads) => {
+                        let only = match payloads {
+                            Payloads::One(p) => Some(p),
+                            Payloads::List(l) => match l.as_array().map(Vec::as_slice) {
+                                Some([p]) => Some(p),
+                                _ => None,
+                            },
+                        };
+                        match (only, mirror_text.clone()) {
+                            (Some(p), Some(range)) if matches!(d.mirror, Mirror::Same(m) if core::ptr::eq(m, p)) => {
+                                out.push('[');
+                                let text = &out[range.clone()]; // panics unless on character boundaries
+                                debug_assert!(!text.is_empty());
+                                // SAFETY: the bytes appended are those of `out[range]`, a `str` slice (the
+                                // line above checks its boundaries), so `out` stays UTF-8. (What
+                                // `String::extend_from_within` does, which is newer than this crate's MSRV.)
+                                unsafe { out.as_mut_vec() }.extend_from_within(range);
+                                out.push(']');
+                            }
+                            (Some(p), _) => {
+                                out.push('[');
+                                write_value(p, out);
+                                out.push(']');
+                            }
+                            (None, _) => {
+                                if let Payloads::List(l) = payloads {
+                                    write_value(l, out);
+                                }
+                            }
                         }
                     }
                 }
-            }
-            fields.value_text(key_text!("requestId"), request_id);
-            fields.value_text(key_text!("taskDeliveryId"), task_delivery_id);
-            fields.value_text(key_text!("turnPolicy"), turn_policy);
-            if let Some(n) = version {
-                write_u64(n.into(), fields.key_text(key_text!("version")));
             }
             fields.out.push('}');
         }
