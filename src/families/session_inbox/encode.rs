@@ -930,10 +930,11 @@ enum Field<'a> {
     Payloads(Payloads<'a>),
 }
 
-/// A key and its canonical text (`"key":`), both made at compile time.
-macro_rules! keyed {
-    ($key:literal) => {
-        ($key, key_text!($key))
+/// A field of [`wire_fields`]: its key, the key's canonical text (`"key":`, made at compile
+/// time) and what goes there.
+macro_rules! at {
+    ($key:literal, $field:expr) => {
+        ($key, key_text!($key), $field)
     };
 }
 
@@ -947,31 +948,25 @@ fn wire_fields<'a>(d: &'a Deliver<'a>, target: Target) -> impl Iterator<Item = (
         Target::V0(v) => (None, v == V0Variant::Send),
     };
     let [auth, caller, request_id, task_delivery_id, turn_policy] = d.carried;
-    let value = |(k, t): (&'static str, &'static str), v: Option<&'a Value>| v.map(|v| (k, t, Field::Value(v)));
     let entries = match (&d.entries, send) {
         (None, _) => None,
-        (Some(Entries::Send(e)), false) => Some((keyed!("deliveryMetadata"), Field::SendEntries(e))),
-        (Some(Entries::Send(e)), true) => Some((keyed!("delivery"), Field::Entry(e, None))),
-        (Some(Entries::List(l)), false) => Some((keyed!("deliveryMetadata"), Field::Value(l))),
-        (Some(Entries::List(l)), true) => {
-            first_payload_entry(l).map(|e| (keyed!("delivery"), Field::Entry(e, Some("payloadIndex"))))
-        }
+        (Some(Entries::Send(e)), false) => Some(at!("deliveryMetadata", Field::SendEntries(e))),
+        (Some(Entries::Send(e)), true) => Some(at!("delivery", Field::Entry(e, None))),
+        (Some(Entries::List(l)), false) => Some(at!("deliveryMetadata", Field::Value(l))),
+        (Some(Entries::List(l)), true) => first_payload_entry(l).map(|e| at!("delivery", Field::Entry(e, Some("payloadIndex")))),
     };
     let kind = if send { v0::RAW_SEND } else { "deliver" };
-    let mirror = (version.is_some() || send).then_some((keyed!("payload"), Field::Mirror(d.mirror)));
-    let payloads = (!send).then_some((keyed!("payloads"), Field::Payloads(d.payloads)));
-    let added = |f: Option<((&'static str, &'static str), Field<'a>)>| f.map(|((k, t), f)| (k, t, f));
     [
-        value(keyed!("auth"), auth),
-        value(keyed!("caller"), caller),
-        added(entries),
-        added(Some((keyed!("kind"), Field::Str(kind)))),
-        added(mirror),
-        added(payloads),
-        value(keyed!("requestId"), request_id),
-        value(keyed!("taskDeliveryId"), task_delivery_id),
-        value(keyed!("turnPolicy"), turn_policy),
-        added(version.map(|n| (keyed!("version"), Field::Number(n)))),
+        auth.map(|v| at!("auth", Field::Value(v))),
+        caller.map(|v| at!("caller", Field::Value(v))),
+        entries,
+        Some(at!("kind", Field::Str(kind))),
+        (version.is_some() || send).then_some(at!("payload", Field::Mirror(d.mirror))),
+        (!send).then_some(at!("payloads", Field::Payloads(d.payloads))),
+        request_id.map(|v| at!("requestId", Field::Value(v))),
+        task_delivery_id.map(|v| at!("taskDeliveryId", Field::Value(v))),
+        turn_policy.map(|v| at!("turnPolicy", Field::Value(v))),
+        version.map(|n| at!("version", Field::Number(n))),
     ]
     .into_iter()
     .flatten()
