@@ -208,5 +208,16 @@ export async function producer(port, dataDir, { deployments, deployment } = {}) 
     }
   }
 
-  return { world, api, workflow, hook, lookup, steps, waitSteps, close: () => world.close?.() };
+  /** What a run's event log holds, by event type, and its steps by status: for a stalled run. */
+  async function diagnose(runId) {
+    const events = await world.events.list({ runId, pagination: { limit: 10_000 } });
+    const byType = {};
+    for (const e of events.data) byType[e.eventType] = (byType[e.eventType] ?? 0) + 1;
+    const page = await world.steps.list({ runId, pagination: { limit: 10_000 } });
+    const byStatus = {};
+    for (const s of page.data) byStatus[s.status] = (byStatus[s.status] ?? 0) + 1;
+    return `run ${runId} (${(await world.runs.get(runId)).status}): events ${JSON.stringify(byType)}, steps ${JSON.stringify(byStatus)}`;
+  }
+
+  return { world, api, workflow, hook, lookup, steps, waitSteps, diagnose, close: () => world.close?.() };
 }

@@ -29,6 +29,9 @@ const routes = {
   "/.well-known/workflow/v1/step": require(join(built, "step.js")).POST,
 };
 const server = http.createServer(async (req, res) => {
+  // A delivery unanswered for 30 s is logged (the queue waits for its answer without a deadline).
+  const slow = setTimeout(() => console.error(`[server] unanswered after 30 s: ${req.url} ${req.headers["x-vqs-queue-name"]} ${req.headers["x-vqs-message-id"]}`), 30_000);
+  res.on("close", () => clearTimeout(slow));
   try {
     const url = new URL(req.url, `http://127.0.0.1:${port}`);
     const handler = routes[url.pathname];
