@@ -8,7 +8,8 @@
 // is there, it only re-enqueues the run (reenqueueRun; the run replays and takes every received
 // payload, so a lost wake-up costs nothing); otherwise it sends again. Nothing is sent twice.
 // A run that stops gaining steps while it is short is re-enqueued the same way (the recovery
-// sweep of `settle`), with what it was waiting on printed. Counts of sent, recorded, lost and
+// sweep of `settle`), with what it was waiting on printed, after the queue jobs a dead worker
+// still holds are released. Counts of sent, recorded, lost and
 // duplicated messages are printed and asserted, per fault; the sweeps are printed.
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -64,6 +65,33 @@ export function faults(cluster, port) {
       .map((e) => markerOf(devalue.parse(Buffer.from(e.eventData.payload).toString("utf8").slice(4)))); // "devl" + devalue
   }
 
+  /** The rows a query answers, on a connection of its own (the world's pool may be broken). */
+  async function sql(text, values) {
+    const { default: pg } = await import("pg");
+    const client = new pg.Client({ connectionString: process.env.WORKFLOW_POSTGRES_URL });
+    await client.connect();
+    try {
+      return (await client.query(text, values)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+
+  /**
+   * Frees the queue jobs a dead worker still holds: graphile-worker keeps a job locked by a worker
+   * that died (its app server killed, or crashed when the database went away) for four hours, and
+   * runs no locked job before then. A delivery here takes milliseconds, so a lock held
+   * past the sweep's 20 s is a dead worker's; its workers are released the way graphile-worker
+   * documents for a worker known dead (`force_unlock_workers`). Answers the jobs released.
+   */
+  async function releaseDeadWorkers() {
+    const [dead] = await sql(
+      "select array_agg(distinct locked_by) as workers, count(*)::int as jobs from graphile_worker.jobs where locked_at < now() - interval '20 seconds'",
+    );
+    if (dead.jobs > 0) await sql("select graphile_worker.force_unlock_workers($1)", [dead.workers]);
+    return dead.jobs;
+  }
+
   /**
    * What a run that stopped short is waiting on, printed before its assertion fails: its events
    * by type, its steps that did not complete, the queue's jobs still in the database (pending,
@@ -78,18 +106,11 @@ export function faults(cluster, port) {
       lines.push(`events: ${JSON.stringify(counts)}; last: ${events.slice(-6).map((e) => `${e.eventType}(${e.correlationId ?? ""})`).join(", ")}`);
       const steps = (await p.world.steps.list({ runId: run.runId, resolveData: "none", pagination: { limit: 1000 } })).data;
       for (const s of steps.filter((s) => s.status !== "completed")) lines.push(`step ${s.stepId}: ${s.status}, attempt ${s.attempt}`);
-      const { default: pg } = await import("pg");
-      const client = new pg.Client({ connectionString: process.env.WORKFLOW_POSTGRES_URL });
-      await client.connect();
-      try {
-        const jobs = await client.query(
-          "select id, task_identifier, attempts, max_attempts, locked_at, locked_by, run_at, key, left(last_error, 160) as last_error from graphile_worker.jobs order by id",
-        );
-        lines.push(`queue jobs in the database: ${jobs.rows.length}`);
-        for (const j of jobs.rows.slice(0, 24)) lines.push(`job ${JSON.stringify(j)}`);
-      } finally {
-        await client.end();
-      }
+      const jobs = await sql(
+        "select id, task_identifier, attempts, max_attempts, locked_at, locked_by, run_at, key, left(last_error, 160) as last_error from graphile_worker.jobs order by id",
+      );
+      lines.push(`queue jobs in the database: ${jobs.length}`);
+      for (const j of jobs.slice(0, 24)) lines.push(`job ${JSON.stringify(j)}`);
     } catch (e) {
       lines.push(`(could not read more: ${e?.message ?? e})`);
     }
@@ -118,6 +139,7 @@ export function faults(cluster, port) {
       if (steps.length !== seen) [seen, since] = [steps.length, Date.now()];
       else if (Date.now() - since > (Number(process.env.HOOKWIRE_SWEEP_MS) || 20_000)) {
         console.log(await stuck(run, steps.length));
+        figures.released += await persist(releaseDeadWorkers);
         await persist(() => p.reenqueue(run.runId));
         figures.sweeps++;
         since = Date.now();
@@ -141,7 +163,7 @@ export function faults(cluster, port) {
 
   /** Sessions × messages sent concurrently, each exactly once whatever fails; `fault` runs meanwhile. */
   async function load(name, fault) {
-    const figures = { sent: 0, recorded: 0, lost: 0, duplicated: 0, failedCalls: 0, foundWritten: 0, sentAgain: 0, sweeps: 0, restarts: server.restarts() };
+    const figures = { sent: 0, recorded: 0, lost: 0, duplicated: 0, failedCalls: 0, foundWritten: 0, sentAgain: 0, sweeps: 0, released: 0, restarts: server.restarts() };
     const runs = [];
     for (let i = 0; i < SESSIONS; i++) {
       const token = `${name}-${i}`;
@@ -226,7 +248,7 @@ export function faults(cluster, port) {
     console.log(
       `faults on world-postgres, PostgreSQL restarted after ${timeline.before} of ${total} messages: sent ${figures.sent}, recorded ${figures.recorded}, ` +
         `lost ${figures.lost}, duplicated ${figures.duplicated}; failed producer calls ${figures.failedCalls} (payload found written ${figures.foundWritten}, sent again ${figures.sentAgain}); ` +
-        `parked runs re-enqueued by the recovery sweep ${figures.sweeps}; ` +
+        `parked runs re-enqueued by the recovery sweep ${figures.sweeps} (jobs of dead workers released ${figures.released}); ` +
         `app server restarts by its supervisor ${figures.restarts}`,
     );
     assert.equal(figures.sent, total);
@@ -250,7 +272,7 @@ export function faults(cluster, port) {
     console.log(
       `faults on world-postgres, app server killed after ${timeline.before} of ${total} messages: sent ${figures.sent}, recorded ${figures.recorded}, ` +
         `lost ${figures.lost}, duplicated ${figures.duplicated}; failed producer calls ${figures.failedCalls}; ` +
-        `parked runs re-enqueued by the recovery sweep ${figures.sweeps}; app server restarts by its supervisor ${figures.restarts}`,
+        `parked runs re-enqueued by the recovery sweep ${figures.sweeps} (jobs of dead workers released ${figures.released}); app server restarts by its supervisor ${figures.restarts}`,
     );
     assert.equal(figures.sent, total);
     assert.equal(figures.recorded, total);
