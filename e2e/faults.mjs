@@ -9,8 +9,8 @@
 // payload, so a lost wake-up costs nothing); otherwise it sends again. Nothing is sent twice.
 // A run that stops gaining steps while it is short is re-enqueued the same way (the recovery
 // sweep of `settle`), with what it was waiting on printed, after the queue jobs a dead worker
-// still holds are released. Counts of sent, recorded, lost and
-// duplicated messages are printed and asserted, per fault; the sweeps are printed.
+// still holds are released. Counts of sent, recorded, lost and duplicated messages are printed
+// and asserted, per fault; the sweeps are printed.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -93,19 +93,14 @@ export function faults(cluster, port) {
   }
 
   /**
-   * What a run that stopped short is waiting on, printed before its assertion fails: its events
-   * by type, its steps that did not complete, the queue's jobs still in the database (pending,
+   * What a run that stopped short is waiting on, printed before its assertion fails: what the
+   * run holds (`diagnose` of harness.mjs), the queue's jobs still in the database (pending,
    * locked or failed; the runner deletes finished ones) and the app server's log tail.
    */
   async function stuck(run, done) {
     const lines = [`${run.token} (${run.runId}) stopped after ${done} of ${MESSAGES} steps`];
     try {
-      const events = (await p.world.events.list({ runId: run.runId, resolveData: "none", pagination: { limit: 1000 } })).data;
-      const counts = {};
-      for (const e of events) counts[e.eventType] = (counts[e.eventType] ?? 0) + 1;
-      lines.push(`events: ${JSON.stringify(counts)}; last: ${events.slice(-6).map((e) => `${e.eventType}(${e.correlationId ?? ""})`).join(", ")}`);
-      const steps = (await p.world.steps.list({ runId: run.runId, resolveData: "none", pagination: { limit: 1000 } })).data;
-      for (const s of steps.filter((s) => s.status !== "completed")) lines.push(`step ${s.stepId}: ${s.status}, attempt ${s.attempt}`);
+      lines.push(await p.diagnose(run.runId));
       const jobs = await sql(
         "select id, task_identifier, attempts, max_attempts, locked_at, locked_by, run_at, key, left(last_error, 160) as last_error from graphile_worker.jobs order by id",
       );

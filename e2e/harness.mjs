@@ -208,15 +208,20 @@ export async function producer(port, dataDir, { deployments, deployment } = {}) 
     }
   }
 
-  /** What a run's event log holds, by event type, and its steps by status: for a stalled run. */
+  /**
+   * What a stalled run holds: its status, its events by type and the last six, its steps by
+   * status and each one that did not complete.
+   */
   async function diagnose(runId) {
-    const events = await world.events.list({ runId, pagination: { limit: 10_000 } });
-    const byType = {};
-    for (const e of events.data) byType[e.eventType] = (byType[e.eventType] ?? 0) + 1;
-    const page = await world.steps.list({ runId, pagination: { limit: 10_000 } });
-    const byStatus = {};
-    for (const s of page.data) byStatus[s.status] = (byStatus[s.status] ?? 0) + 1;
-    return `run ${runId} (${(await world.runs.get(runId)).status}): events ${JSON.stringify(byType)}, steps ${JSON.stringify(byStatus)}`;
+    const count = (list, of) => list.reduce((n, x) => ((n[of(x)] = (n[of(x)] ?? 0) + 1), n), {});
+    const events = (await world.events.list({ runId, resolveData: "none", pagination: { limit: 10_000 } })).data;
+    const steps = (await world.steps.list({ runId, resolveData: "none", pagination: { limit: 10_000 } })).data;
+    return [
+      `run ${runId} (${(await world.runs.get(runId)).status})`,
+      `events: ${JSON.stringify(count(events, (e) => e.eventType))}; last: ${events.slice(-6).map((e) => `${e.eventType}(${e.correlationId ?? ""})`).join(", ")}`,
+      `steps: ${JSON.stringify(count(steps, (s) => s.status))}`,
+      ...steps.filter((s) => s.status !== "completed").map((s) => `step ${s.stepId}: ${s.status}, attempt ${s.attempt}`),
+    ].join("\n");
   }
 
   return { world, api, workflow, hook, lookup, steps, waitSteps, diagnose, close: () => world.close?.() };
