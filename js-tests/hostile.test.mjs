@@ -144,6 +144,49 @@ test("every decode fixture decodes the same under polluted prototypes (values an
   }
 });
 
+test("the arrays decode builds meet no inherited index: setters on Object.prototype, read-only indexes, a prototype put under Array.prototype", () => {
+  const all = DECODE_DIRS.flatMap((d) => cases(d));
+  // A value whose task rewrite builds arrays element by element (two requests, two payload lists).
+  const old = { task: { inputRequests: [{ taskId: "t", hookPayload: { childContinuationToken: "c", event: { requests: [{ id: "a" }, { id: "b" }], sequence: 1, stepIndex: 0, turnId: "u" } } }] } };
+  const rewrite = { kind: "deliver", version: 3, payloads: [{ message: "m" }, old], payload: old };
+  const run = () => [rewrite, ...all.map((c) => c.input)].map((v) => {
+    try {
+      return canon(decode(v));
+    } catch (e) {
+      return e instanceof SessionInboxWireError ? e.code : `${e.name}: ${e.message}`;
+    }
+  });
+  const pristine = run();
+  assert.equal(decode(rewrite).payloads[1].task.inputRequests.length, 2);
+  const calls = [];
+  const INDEXES = [0, 1, 2, 3];
+  const setters = (p) => { for (const i of INDEXES) Object.defineProperty(p, i, { set() { calls.push(i); }, configurable: true }); };
+  const clear = (p) => { for (const i of INDEXES) delete p[i]; };
+  const phases = {
+    "index setters on Object.prototype": [() => setters(Object.prototype), () => clear(Object.prototype)],
+    "read-only indexes on Array.prototype": [
+      () => { for (const i of INDEXES) Object.defineProperty(Array.prototype, i, { value: { polluted: i }, writable: false, configurable: true }); },
+      () => clear(Array.prototype),
+    ],
+    "a prototype with index setters under Array.prototype": [
+      () => { const between = Object.create(Object.prototype); setters(between); Object.setPrototypeOf(Array.prototype, between); },
+      () => Object.setPrototypeOf(Array.prototype, Object.prototype),
+    ],
+  };
+  for (const [name, [pollute, restore]] of Object.entries(phases)) {
+    let got;
+    try {
+      pollute();
+      got = run();
+    } finally {
+      restore();
+    }
+    assert.deepEqual(calls, [], name);
+    assert.deepEqual(got, pristine, name);
+  }
+  healthy();
+});
+
 test("descriptor and option keys on Object.prototype (get, set, value, shared, maximum, …) change no decode or encode, nor a fresh start", () => {
   // Every descriptor and option object the packages make has no prototype: one made with
   // Object.prototype would inherit these (a polluted `get` makes a data descriptor throw; a

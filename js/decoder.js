@@ -19,6 +19,8 @@ import { WireError } from "./wire-error.js";
 
 /** The pages of a decoder's memory (its import's minimum; scripts/build-pkg.mjs checks both modules). */
 export const PAGES = 1;
+/** A fresh memory of a decoder's size (js/inline.js unpacks the module in one). */
+export const newMemory = () => new WebAssembly.Memory({ __proto__: null, initial: PAGES });
 /** The codes and the message templates (each at its code's index), once parsed. */
 let errors = null;
 
@@ -53,7 +55,7 @@ export function family(f, ErrorClass) {
     // The first instance takes the memory the start made (the inline entries unpacked the
     // module's text in it); a later one gets a fresh memory, so a decode still running on the
     // instance it replaces keeps its stack.
-    memory = host[0] = first ?? new WebAssembly.Memory({ __proto__: null, initial: PAGES });
+    memory = host[0] = first ?? newMemory();
     first = null;
     wasm = new WebAssembly.Instance(module, IMPORTS).exports;
     run = wasm[f.X];

@@ -20,14 +20,17 @@ import { define } from "./wire-error.js";
  */
 export const V = Object.setPrototypeOf([], null);
 const hold = (v) => ((V[state.n] = v), state.n++);
+/** The prototypes of the objects and arrays built here (`{}` and `[]`). */
+const objectProto = Object.prototype;
+const arrayProto = Object.getPrototypeOf([]);
 /** The built-in own-key test, as it was when this module was evaluated (and faster to call than `Object.hasOwn`). */
-const hasOwn = Object.prototype.hasOwnProperty;
+const hasOwn = objectProto.hasOwnProperty;
 /**
  * Set o[k] = v on an object built here, on Object.prototype: only a key that prototype has can
  * hit a setter (Object.prototype has no prototype, so its own keys are all it has), and such a
  * key is defined instead.
  */
-const put = (o, k, v) => (hasOwn.call(Object.prototype, k) ? define(o, k, v) : (o[k] = v));
+const put = (o, k, v) => (hasOwn.call(objectProto, k) ? define(o, k, v) : (o[k] = v));
 /** o[k] if it is o's own property, else undefined: an inherited property is never read (an inherited getter never runs). */
 const own = (o, k) => (hasOwn.call(o, k) ? o[k] : undefined);
 // The JSON type codes are the decoder's `Type` discriminants, generated from Rust: each family's
@@ -256,10 +259,19 @@ export const host = [
   (n) => {
     return hold(n);
   },
-  /** push */
+  /**
+   * push: V[h] appended to the array V[arr], built here. Assigning the index meets a setter, or
+   * a read-only inherited index, only where a prototype of the array has that index: then it is
+   * defined. While Array.prototype inherits from Object.prototype, `in` asks exactly those two
+   * (neither is a proxy), and the array itself has no element at its length. Defining every
+   * element made an array built element by element several times slower to build (a task
+   * rewrite's decode spent about half of its time there).
+   */
   (arr, h, _c) => {
     const a = V[arr];
-    define(a, a.length, V[h]);
+    const i = a.length;
+    if (Object.getPrototypeOf(arrayProto) !== objectProto || i in a) define(a, i, V[h]);
+    else a[i] = V[h];
     return 0;
   },
   /** set */

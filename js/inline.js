@@ -1,7 +1,7 @@
 // The inline decoder entries' start (js/entry.js, js/turn-control-entry.js): the module's bytes
 // are inlined as text, compressed (js/unpack.wat has the format), and the module is compiled and
 // instantiated synchronously at import.
-import { PAGES } from "./decoder.js";
+import { newMemory } from "./decoder.js";
 import { host, IMPORTS } from "./host.js";
 import { UNPACK } from "hookwire:unpack";
 
@@ -15,7 +15,7 @@ import { UNPACK } from "hookwire:unpack";
 export const inline = (text, length) => () => {
   // The text and the bytes fit below the decoder's stack top (scripts/build-pkg.mjs checks it).
   // Without TextEncoder, the start error is the ReferenceError that names it.
-  const memory = (host[0] = new WebAssembly.Memory({ __proto__: null, initial: PAGES }));
+  const memory = (host[0] = newMemory());
   const bytes = new Uint8Array(memory.buffer);
   new TextEncoder().encodeInto(text, bytes);
   new WebAssembly.Instance(new WebAssembly.Module(UNPACK), IMPORTS).exports.d(text.length, text.length, text.length + length);

@@ -10,6 +10,9 @@
  */
 export const define = (o, k, value) => Reflect.defineProperty(o, k, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
 
+/** The class `c`, its errors named `name` (non-enumerable on its prototype, as Error.prototype's `name` is). */
+const named = (c, name) => (Object.defineProperty(c.prototype, "name", { __proto__: null, value: name, writable: true, configurable: true }), c);
+
 class WireErrorBase extends Error {
   // Class fields are defined (own data properties, before the constructor's body runs), so
   // assigning them runs no setter; every error has the same own keys, `undefined` where a field
@@ -29,7 +32,7 @@ class WireErrorBase extends Error {
     this.expected = expected;
   }
 }
-Object.defineProperty(WireErrorBase.prototype, "name", { __proto__: null, value: "WireError", writable: true, configurable: true });
+named(WireErrorBase, "WireError");
 
 /**
  * The realm's class `hookwire.<name>`, kept on globalThis under its registered symbol: the one a
@@ -53,12 +56,13 @@ export const WireError = shared("WireError", Error, () => WireErrorBase);
  * the encoder — is an instance of the class every other entry exports.
  */
 export const familyError = (family, name) =>
-  shared(name, WireError, () => {
-    const FamilyError = class extends WireError {
-      constructor(code, message, version, path, expected) {
-        super(family, code, message, version, path, expected);
-      }
-    };
-    Object.defineProperty(FamilyError.prototype, "name", { __proto__: null, value: name, writable: true, configurable: true });
-    return FamilyError;
-  });
+  shared(name, WireError, () =>
+    named(
+      class extends WireError {
+        constructor(code, message, version, path, expected) {
+          super(family, code, message, version, path, expected);
+        }
+      },
+      name,
+    ),
+  );
