@@ -15,7 +15,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import * as devalue from "devalue";
-import { buildSessionApp, decoder, encoder, here, producer, startServer } from "./harness.mjs";
+import { buildSessionApp, decoder, encoder, here, producer, releaseDeadWorkers, sql, startServer } from "./harness.mjs";
 
 const SESSIONS = 8;
 const MESSAGES = 30;
@@ -63,33 +63,6 @@ export function faults(cluster, port) {
     return events.data
       .filter((e) => e.eventType === "hook_received")
       .map((e) => markerOf(devalue.parse(Buffer.from(e.eventData.payload).toString("utf8").slice(4)))); // "devl" + devalue
-  }
-
-  /** The rows a query answers, on a connection of its own (the world's pool may be broken). */
-  async function sql(text, values) {
-    const { default: pg } = await import("pg");
-    const client = new pg.Client({ connectionString: process.env.WORKFLOW_POSTGRES_URL });
-    await client.connect();
-    try {
-      return (await client.query(text, values)).rows;
-    } finally {
-      await client.end();
-    }
-  }
-
-  /**
-   * Frees the queue jobs a dead worker still holds: graphile-worker keeps a job locked by a worker
-   * that died (its app server killed, or crashed when the database went away) for four hours, and
-   * runs no locked job before then. A delivery here takes milliseconds, so a lock held
-   * past the sweep's 20 s is a dead worker's; its workers are released the way graphile-worker
-   * documents for a worker known dead (`force_unlock_workers`). Answers the jobs released.
-   */
-  async function releaseDeadWorkers() {
-    const [dead] = await sql(
-      "select array_agg(distinct locked_by) as workers, count(*)::int as jobs from graphile_worker.jobs where locked_at < now() - interval '20 seconds'",
-    );
-    if (dead.jobs > 0) await sql("select graphile_worker.force_unlock_workers($1)", [dead.workers]);
-    return dead.jobs;
   }
 
   /**

@@ -31,6 +31,34 @@ export const encoder = require("hookwire/encoder");
 export const decoder = require("hookwire");
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** The rows a query answers on world-postgres's database, on a connection of its own (the world's pool may be broken). */
+export async function sql(text, values) {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: process.env.WORKFLOW_POSTGRES_URL });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Frees the queue jobs (and their queues) a dead worker of world-postgres still holds:
+ * graphile-worker keeps a job locked by a worker that died (its app server killed, or crashed
+ * when the database went away) for four hours, and runs no locked job, nor any later job of its
+ * queue, before then. A delivery here takes milliseconds, so a lock held past 20 s is a dead
+ * worker's; its workers are released the way graphile-worker documents for a worker known dead
+ * (`force_unlock_workers`). Answers the jobs released.
+ */
+export async function releaseDeadWorkers() {
+  const [dead] = await sql(
+    "select array_agg(distinct locked_by) as workers, count(*)::int as jobs from graphile_worker.jobs where locked_at < now() - interval '20 seconds'",
+  );
+  if (dead.jobs > 0) await sql("select graphile_worker.force_unlock_workers($1)", [dead.workers]);
+  return dead.jobs;
+}
+
 /** Build e2e/app (or another app folder) with `workflow build` (the standalone target). */
 export function build(app = join(here, "app")) {
   execFileSync(process.execPath, [join(here, "node_modules", "workflow", "bin", "run.js"), "build"], { cwd: app, stdio: ["ignore", "ignore", "inherit"] });
