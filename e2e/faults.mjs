@@ -9,13 +9,13 @@
 // payload, so a lost wake-up costs nothing); otherwise it sends again. Nothing is sent twice.
 // A run that stops gaining steps while it is short is re-enqueued the same way (the recovery
 // sweep of `settle`), with what it was waiting on printed, after the queue jobs a dead worker
-// still holds are released. Counts of sent, recorded, lost and duplicated messages are printed
+// still holds are released and the jobs that ran out of attempts are given them back. Counts of sent, recorded, lost and duplicated messages are printed
 // and asserted, per fault; the sweeps are printed.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import * as devalue from "devalue";
-import { buildSessionApp, decoder, encoder, here, producer, releaseDeadWorkers, sql, startServer } from "./harness.mjs";
+import { buildSessionApp, decoder, encoder, here, producer, releaseDeadWorkers, retrySpentJobs, sql, startServer } from "./harness.mjs";
 
 const SESSIONS = 8;
 const MESSAGES = 30;
@@ -91,7 +91,8 @@ export function faults(cluster, port) {
    * run that gains no step for 20 s while it is short is re-enqueued, the recovery sweep a
    * deployment runs (world-postgres does it once, when its app server starts): a queue job that a
    * killed worker held, or that ran out of attempts while the app server was down, can leave a run
-   * parked with payloads it has not taken. What it was waiting on is printed first;
+   * parked with payloads it has not taken (or, a step job, waiting on a step that never ends):
+   * such jobs are released and run again first (releaseDeadWorkers, retrySpentJobs). What it was waiting on is printed first;
    * `figures.sweeps` counts. HOOKWIRE_SWEEP_MS shortens the 20 s (a few hundred ms sweeps nearly
    * every run: a way to see the sweep and its report work).
    */
@@ -108,6 +109,7 @@ export function faults(cluster, port) {
       else if (Date.now() - since > (Number(process.env.HOOKWIRE_SWEEP_MS) || 20_000)) {
         console.log(await stuck(run, steps.length));
         figures.released += await persist(releaseDeadWorkers);
+        figures.retried += await persist(retrySpentJobs);
         await persist(() => p.reenqueue(run.runId));
         figures.sweeps++;
         since = Date.now();
@@ -131,7 +133,7 @@ export function faults(cluster, port) {
 
   /** Sessions × messages sent concurrently, each exactly once whatever fails; `fault` runs meanwhile. */
   async function load(name, fault) {
-    const figures = { sent: 0, recorded: 0, lost: 0, duplicated: 0, failedCalls: 0, foundWritten: 0, sentAgain: 0, sweeps: 0, released: 0, restarts: server.restarts() };
+    const figures = { sent: 0, recorded: 0, lost: 0, duplicated: 0, failedCalls: 0, foundWritten: 0, sentAgain: 0, sweeps: 0, released: 0, retried: 0, restarts: server.restarts() };
     const runs = [];
     for (let i = 0; i < SESSIONS; i++) {
       const token = `${name}-${i}`;
@@ -216,7 +218,7 @@ export function faults(cluster, port) {
     console.log(
       `faults on world-postgres, PostgreSQL restarted after ${timeline.before} of ${total} messages: sent ${figures.sent}, recorded ${figures.recorded}, ` +
         `lost ${figures.lost}, duplicated ${figures.duplicated}; failed producer calls ${figures.failedCalls} (payload found written ${figures.foundWritten}, sent again ${figures.sentAgain}); ` +
-        `parked runs re-enqueued by the recovery sweep ${figures.sweeps} (jobs of dead workers released ${figures.released}); ` +
+        `parked runs re-enqueued by the recovery sweep ${figures.sweeps} (jobs of dead workers released ${figures.released}, jobs out of attempts run again ${figures.retried}); ` +
         `app server restarts by its supervisor ${figures.restarts}`,
     );
     assert.equal(figures.sent, total);
@@ -240,7 +242,7 @@ export function faults(cluster, port) {
     console.log(
       `faults on world-postgres, app server killed after ${timeline.before} of ${total} messages: sent ${figures.sent}, recorded ${figures.recorded}, ` +
         `lost ${figures.lost}, duplicated ${figures.duplicated}; failed producer calls ${figures.failedCalls}; ` +
-        `parked runs re-enqueued by the recovery sweep ${figures.sweeps} (jobs of dead workers released ${figures.released}); app server restarts by its supervisor ${figures.restarts}`,
+        `parked runs re-enqueued by the recovery sweep ${figures.sweeps} (jobs of dead workers released ${figures.released}, jobs out of attempts run again ${figures.retried}); app server restarts by its supervisor ${figures.restarts}`,
     );
     assert.equal(figures.sent, total);
     assert.equal(figures.recorded, total);

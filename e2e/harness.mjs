@@ -59,6 +59,19 @@ export async function releaseDeadWorkers() {
   return dead.jobs;
 }
 
+/**
+ * Runs again the queue jobs of world-postgres that ran out of attempts: a job gets 3, about 10 s
+ * apart in all, so one whose app server was down longer (killed, then restarted) is dropped for
+ * good, and a step job dropped so leaves its run waiting on a step that started and will never
+ * end (re-enqueueing the run replays it to the same wait). A job out of attempts and not locked
+ * is given them back and made due now (graphile-worker's `reschedule_jobs`). Answers the jobs.
+ */
+export async function retrySpentJobs() {
+  const [spent] = await sql("select array_agg(id) as ids, count(*)::int as jobs from graphile_worker.jobs where locked_at is null and attempts >= max_attempts");
+  if (spent.jobs > 0) await sql("select count(*) from graphile_worker.reschedule_jobs($1::bigint[], run_at => now(), attempts => 0)", [spent.ids]);
+  return spent.jobs;
+}
+
 /** Build e2e/app (or another app folder) with `workflow build` (the standalone target). */
 export function build(app = join(here, "app")) {
   execFileSync(process.execPath, [join(here, "node_modules", "workflow", "bin", "run.js"), "build"], { cwd: app, stdio: ["ignore", "ignore", "inherit"] });
