@@ -9,13 +9,14 @@
 // payload, so a lost wake-up costs nothing); otherwise it sends again. Nothing is sent twice.
 // A run that stops gaining steps while it is short is re-enqueued the same way (the recovery
 // sweep of `settle`), with what it was waiting on printed, after the queue jobs a dead worker
-// still holds are released and the jobs that ran out of attempts are given them back. Counts of sent, recorded, lost and duplicated messages are printed
-// and asserted, per fault; the sweeps are printed.
+// still holds are released and the jobs that ran out of attempts are given them back
+// (`recoverQueue` of harness.mjs). Counts of sent, recorded, lost and duplicated messages are
+// printed and asserted, per fault; the sweeps are printed.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import * as devalue from "devalue";
-import { buildSessionApp, decoder, encoder, here, producer, releaseDeadWorkers, retrySpentJobs, sql, startServer } from "./harness.mjs";
+import { buildSessionApp, decoder, encoder, here, producer, recoverQueue, sql, startServer } from "./harness.mjs";
 
 const SESSIONS = 8;
 const MESSAGES = 30;
@@ -92,8 +93,8 @@ export function faults(cluster, port) {
    * deployment runs (world-postgres does it once, when its app server starts): a queue job that a
    * killed worker held, or that ran out of attempts while the app server was down, can leave a run
    * parked with payloads it has not taken (or, a step job, waiting on a step that never ends):
-   * such jobs are released and run again first (releaseDeadWorkers, retrySpentJobs). What it was waiting on is printed first;
-   * `figures.sweeps` counts. HOOKWIRE_SWEEP_MS shortens the 20 s (a few hundred ms sweeps nearly
+   * such jobs are released and run again first (`recoverQueue`). What it was waiting on is
+   * printed first; `figures.sweeps` counts. HOOKWIRE_SWEEP_MS shortens the 20 s (a few hundred ms sweeps nearly
    * every run: a way to see the sweep and its report work).
    */
   async function settle(run, n, figures, until) {
@@ -108,8 +109,9 @@ export function faults(cluster, port) {
       if (steps.length !== seen) [seen, since] = [steps.length, Date.now()];
       else if (Date.now() - since > (Number(process.env.HOOKWIRE_SWEEP_MS) || 20_000)) {
         console.log(await stuck(run, steps.length));
-        figures.released += await persist(releaseDeadWorkers);
-        figures.retried += await persist(retrySpentJobs);
+        const { released, retried } = await persist(recoverQueue);
+        figures.released += released;
+        figures.retried += retried;
         await persist(() => p.reenqueue(run.runId));
         figures.sweeps++;
         since = Date.now();

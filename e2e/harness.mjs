@@ -51,12 +51,20 @@ export async function sql(text, values) {
  * worker's; its workers are released the way graphile-worker documents for a worker known dead
  * (`force_unlock_workers`). Answers the jobs released.
  */
-export async function releaseDeadWorkers() {
+async function releaseDeadWorkers() {
   const [dead] = await sql(
     "select array_agg(distinct locked_by) as workers, count(*)::int as jobs from graphile_worker.jobs where locked_at < now() - interval '20 seconds'",
   );
   if (dead.jobs > 0) await sql("select graphile_worker.force_unlock_workers($1)", [dead.workers]);
   return dead.jobs;
+}
+
+/**
+ * What an operator does for world-postgres's queue after a server died: its locked jobs
+ * released, then the jobs out of attempts run again. Answers the counts of both.
+ */
+export async function recoverQueue() {
+  return { released: await releaseDeadWorkers(), retried: await retrySpentJobs() };
 }
 
 /**
@@ -66,7 +74,7 @@ export async function releaseDeadWorkers() {
  * end (re-enqueueing the run replays it to the same wait). A job out of attempts and not locked
  * is given them back and made due now (graphile-worker's `reschedule_jobs`). Answers the jobs.
  */
-export async function retrySpentJobs() {
+async function retrySpentJobs() {
   const [spent] = await sql("select array_agg(id) as ids, count(*)::int as jobs from graphile_worker.jobs where locked_at is null and attempts >= max_attempts");
   if (spent.jobs > 0) await sql("select count(*) from graphile_worker.reschedule_jobs($1::bigint[], run_at => now(), attempts => 0)", [spent.ids]);
   return spent.jobs;

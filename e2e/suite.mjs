@@ -10,7 +10,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { createRequire } from "node:module";
-import { appCopy, build, decoder, encoder, here, producer, releaseDeadWorkers, retrySpentJobs, startServer } from "./harness.mjs";
+import { appCopy, build, decoder, encoder, here, producer, recoverQueue, startServer } from "./harness.mjs";
 
 /** The frozen decoder of the version 1 build, as the pinned session runs it. */
 const decoderV1 = () => createRequire(import.meta.url)("./app/vendor/hookwire-v1.cjs");
@@ -327,12 +327,12 @@ scenario("the run survives a kill -9 of the server mid-session, without loss or 
   for (let j = 0; j < 5; j++) await send("restart-1", { kind: "send", payload: { message: `after ${j}` } });
   // A bound, not a measurement: a restarted world-postgres server first recovers its queue. A
   // job the killed server's worker held (and with it its run's queue) stays locked for four
-  // hours unless released, as an operator releases a worker known dead (releaseDeadWorkers); a
-  // job that ran out of attempts while the server was down is run again (retrySpentJobs).
+  // hours unless released, as an operator releases a worker known dead, and a job that ran out
+  // of attempts while the server was down is run again (recoverQueue of harness.mjs).
   let steps = await p.waitSteps(run.runId, 10, 30_000);
   if (steps.length < 10 && WORLD === "world-postgres") {
-    const released = await releaseDeadWorkers();
-    console.log(`kill -9 on ${WORLD}: ${steps.length} of 10 steps after 30 s; jobs of the killed server's worker released ${released}, jobs out of attempts run again ${await retrySpentJobs()}`);
+    const { released, retried } = await recoverQueue();
+    console.log(`kill -9 on ${WORLD}: ${steps.length} of 10 steps after 30 s; jobs of the killed server's worker released ${released}, jobs out of attempts run again ${retried}`);
     steps = await p.waitSteps(run.runId, 10, 90_000);
   }
   if (steps.length < 10) console.log(await p.diagnose(run.runId));

@@ -29,6 +29,16 @@ function outcome(f, ErrorClass = SessionInboxWireError) {
   }
 }
 
+/** What decode answers for each value: its output as canonical text, or its error's code (anything else named). */
+const answers = (values) =>
+  values.map((v) => {
+    try {
+      return canon(decode(v));
+    } catch (e) {
+      return e instanceof SessionInboxWireError ? e.code : `${e.name}: ${e.message}`;
+    }
+  });
+
 const healthy = () => {
   assert.deepEqual(decode(DELIVER), DECODED);
   assert.deepEqual(hookwire.memoryStats().handles, 0);
@@ -107,13 +117,7 @@ test("every decode fixture decodes the same under polluted prototypes (values an
   // Every key the decoders read or write but `version`, which the error classes assign when an
   // error is built (js/wire-error.js), so a setter there runs for errors that name a version.
   const keys = ["kind", "payload", "payloads", "auth", "caller", "deliveryMetadata", "requestId", "taskDeliveryId", "turnPolicy", "delivery", "payloadIndex", "reason", "taskId", "turnId", "tasks", "task", "inputRequests", "agentRequests", "replyTo", "hookPayload", "childContinuationToken", "event", "requests", "request", "sequence", "stepIndex"];
-  const run = () => all.map((c) => {
-    try {
-      return { ok: decode(c.input) };
-    } catch (e) {
-      return { error: e instanceof SessionInboxWireError ? e.code : `${e.name}: ${e.message}` };
-    }
-  });
+  const run = () => answers(all.map((c) => c.input));
   const pristine = run();
   let withValues;
   let withSetters;
@@ -137,10 +141,9 @@ test("every decode fixture decodes the same under polluted prototypes (values an
   assert.deepEqual(calls, []);
   for (const [i, c] of all.entries()) {
     const want = decodeExpectation(c);
-    const got = (r) => (r.ok ? canon(r.ok) : r.error);
-    assert.equal(got(pristine[i]), want.error ? want.error.code : canon(want.expect), c.name);
-    assert.equal(got(withValues[i]), got(pristine[i]), `${c.name} with polluted values`);
-    assert.equal(got(withSetters[i]), got(pristine[i]), `${c.name} with inherited setters`);
+    assert.equal(pristine[i], want.error ? want.error.code : canon(want.expect), c.name);
+    assert.equal(withValues[i], pristine[i], `${c.name} with polluted values`);
+    assert.equal(withSetters[i], pristine[i], `${c.name} with inherited setters`);
   }
 });
 
@@ -149,13 +152,7 @@ test("the arrays decode builds meet no inherited index: setters on Object.protot
   // A value whose task rewrite builds arrays element by element (two requests, two payload lists).
   const old = { task: { inputRequests: [{ taskId: "t", hookPayload: { childContinuationToken: "c", event: { requests: [{ id: "a" }, { id: "b" }], sequence: 1, stepIndex: 0, turnId: "u" } } }] } };
   const rewrite = { kind: "deliver", version: 3, payloads: [{ message: "m" }, old], payload: old };
-  const run = () => [rewrite, ...all.map((c) => c.input)].map((v) => {
-    try {
-      return canon(decode(v));
-    } catch (e) {
-      return e instanceof SessionInboxWireError ? e.code : `${e.name}: ${e.message}`;
-    }
-  });
+  const run = () => answers([rewrite, ...all.map((c) => c.input)]);
   const pristine = run();
   assert.equal(decode(rewrite).payloads[1].task.inputRequests.length, 2);
   const calls = [];
