@@ -1,7 +1,8 @@
 // Instructions per decode, counted rather than timed: `node bench/instructions.mjs OLD_DIR NEW_DIR
 // [CLASS…]`, each directory a copy of pkg/ (before and after a change), the classes those of
 // ./classes.mjs (default: every valid class of both families; turn control's named
-// `turn control: <class>`, as bench/ab.mjs names them). Each count runs `valgrind
+// `turn control: <class>`, as bench/ab.mjs names them; a reject is counted when it is named,
+// `reject: <class>` or `turn control reject: <class>`, each decode's error caught). Each count runs `valgrind
 // --tool=callgrind` on `node --single-threaded` (no compiler thread, so the JIT does the same
 // work each time) decoding one value N times, twice — 1,000 and 41,000 decodes — and takes the
 // difference over 40,000: start-up, warm-up and tier-up cancel out. A machine too noisy for
@@ -11,13 +12,19 @@ import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Every valid class of both families: its name → [the entry of pkg/ that decodes it, the value]. */
+/**
+ * Every class of both families: its name → [the entry of pkg/ that decodes it, the value]; the
+ * valid ones (counted by default) and the rejects (counted when named).
+ */
 async function loadClasses() {
-  const { TURN_VALID, VALID } = await import("./classes.mjs");
+  const { REJECTS, TURN_REJECTS, TURN_VALID, VALID } = await import("./classes.mjs");
   const classes = {};
   for (const [name, v] of Object.entries(VALID)) classes[name] = ["hookwire.cjs", v];
   for (const [name, v] of Object.entries(TURN_VALID)) classes[`turn control: ${name}`] = ["turn-control.cjs", v];
-  return { classes };
+  const valid = Object.keys(classes);
+  for (const [name, [v]] of Object.entries(REJECTS)) classes[`reject: ${name}`] = ["hookwire.cjs", v];
+  for (const [name, [v]] of Object.entries(TURN_REJECTS)) classes[`turn control reject: ${name}`] = ["turn-control.cjs", v];
+  return { classes, valid };
 }
 
 if (process.argv[2] === "--one") {
@@ -28,12 +35,20 @@ if (process.argv[2] === "--one") {
   const [entry, value] = classes[name] ?? [];
   if (value === undefined) throw new Error(`no class ${name} in bench/classes.mjs`);
   const decode = createRequire(import.meta.url)(`${dir}/${entry}`).decode;
-  for (let i = 0; i < Number(n); i++) decode(value);
+  if (name.includes("reject: ")) {
+    for (let i = 0; i < Number(n); i++) {
+      try {
+        decode(value);
+      } catch {}
+    }
+  } else {
+    for (let i = 0; i < Number(n); i++) decode(value);
+  }
 } else {
   const [oldDir, newDir] = process.argv.slice(2, 4).map((d) => d && resolve(d));
   if (!oldDir || !newDir) throw new Error("usage: node bench/instructions.mjs OLD_DIR NEW_DIR [CLASS...]");
-  const { classes } = await loadClasses();
-  const names = process.argv.length > 4 ? process.argv.slice(4) : Object.keys(classes);
+  const { classes, valid } = await loadClasses();
+  const names = process.argv.length > 4 ? process.argv.slice(4) : valid;
   const self = fileURLToPath(import.meta.url);
   /** The instructions callgrind counts for `n` decodes of class `name` by build `dir` (it prints them on stderr). */
   const collected = (dir, name, n) => {
