@@ -50,7 +50,7 @@ test("the entries' source maps are line-granular and still name the line that th
     assert.deepEqual(map.names, [], `${entry}: no names`);
     assert.equal(map.sourcesContent, undefined, `${entry}: no sources content`);
   }
-  const line = readFileSync(join(root, "js", "decoder.js"), "utf8").split("\n").findIndex((l) => l.includes("throw Object.setPrototypeOf(new WireError(")) + 1;
+  const line = readFileSync(join(root, "js", "decoder.js"), "utf8").split("\n").findIndex((l) => l.includes("throw fill(new NativeError(")) + 1;
   assert.ok(line > 0);
   const r = spawnSync(
     process.execPath,

@@ -229,8 +229,9 @@ test("the entry's exports, constants and capability helper", () => {
 });
 
 test("a decode's error is the error its family's class makes from the same arguments", () => {
-  // A decode makes its error as a WireError given the family class's prototype, without running
-  // the family's constructor: this holds only while that constructor does nothing but call super.
+  // A decode makes its error as an Error given WireError's fields and the family class's
+  // prototype, without running the family's constructor: this holds only while that constructor
+  // does nothing but call super. Its stack starts at decode's own frame, and names the class.
   const rejects = [
     [hookwire, hookwire.SessionInboxWireError, { kind: "deliver", version: 6, payloads: [{}, "x"], payload: {} }],
     [hookwire, hookwire.SessionInboxWireError, { kind: "deliver", version: 9 }],
@@ -249,6 +250,11 @@ test("a decode's error is the error its family's class makes from the same argum
     assert.equal(Object.getPrototypeOf(thrown), Object.getPrototypeOf(made));
     const own = (e) => Object.fromEntries(Reflect.ownKeys(e).filter((k) => k !== "stack").map((k) => [k, Object.getOwnPropertyDescriptor(e, k)]));
     assert.deepEqual(own(thrown), own(made), `${JSON.stringify(value)}: the same own properties, each described alike`);
+    assert.deepEqual(Reflect.ownKeys(thrown), Reflect.ownKeys(made), "in the same order");
+    const [head, top] = thrown.stack.split("\n");
+    assert.equal(head, `${ErrorClass.prototype.name}: ${thrown.message}`);
+    assert.match(top, /\bdecode\b/, "the stack starts at the decode");
+    assert.ok(thrown instanceof Error && Object.prototype.toString.call(thrown) === "[object Error]");
   }
 });
 

@@ -15,7 +15,7 @@
 // decodes without one never builds them.
 import { CODES, COMMON_DETAILS, MESSAGES, NOT_OBJECT, UNREADABLE } from "hookwire:codes";
 import { host, IMPORTS, state, V } from "./host.js";
-import { WireError } from "./wire-error.js";
+import { fill, NativeError } from "./wire-error.js";
 
 /** The pages of a decoder's memory (its import's minimum; scripts/build-pkg.mjs checks both modules). */
 export const PAGES = 1;
@@ -31,10 +31,10 @@ let errors = null;
  * literals, js/turn-control-outputs.js; and `X`, the name of its module's decode export) —
  * throwing an `ErrorClass` and nothing else. `ErrorClass(code, message, version, path,
  * expected)` must be a subclass of WireError whose constructor only calls
- * `super(f.FAMILY, code, …)`: a decode makes its error as a WireError given ErrorClass's
- * prototype, which is the same object without a constructor call between (each one makes an
- * error's stack capture cost more; a test holds every family's decode errors equal to the ones
- * its class makes).
+ * `super(f.FAMILY, code, …)`: a decode makes its error as an `Error` given WireError's fields
+ * and ErrorClass's prototype (`fill`), which is the same object without a constructor call
+ * between (constructing a subclass of `Error` makes its stack capture cost more; a test holds
+ * every family's decode errors equal to the ones its class makes).
  */
 export function family(f, ErrorClass) {
   let failure = null;
@@ -147,8 +147,9 @@ export function family(f, ErrorClass) {
         if (!failed && r >= 0) return out;
         why = failed || r < -1 ? unreadable() : fail(w.c(), w.v(), w.e(), w.i());
       }
-      // Made here, as an ErrorClass (see above), so that the stack it captures starts at this frame.
-      throw Object.setPrototypeOf(new WireError(f.FAMILY, ...why), ErrorClass.prototype);
+      // Made here, so that the stack it captures starts at this frame: an Error given WireError's
+      // fields and ErrorClass's prototype (see above).
+      throw fill(new NativeError(why[1]), f.FAMILY, why[0], why[2], why[3], why[4], ErrorClass.prototype);
     },
     /**
      * The decoder's own resources: wasm linear memory bytes, table slots (none: values travel as

@@ -12,13 +12,13 @@
 // as a polluted Object.prototype.kind, is not), and no inherited setter ever runs on the objects
 // the decoder builds (a key their prototype has is defined, not assigned).
 import { ARRAY, ARRAY_OF_OBJECTS, BOOLEAN, KINDED_OBJECT, NULL, NUMBER, OBJECT, OTHER, STRING } from "hookwire:codes";
-import { define } from "./wire-error.js";
+import { define, setPrototypeOf } from "./wire-error.js";
 
 /**
  * The values of the decodes in progress, by handle. Its prototype is null, so storing a value
  * never meets an inherited setter (Array.prototype[0] can have one).
  */
-export const V = Object.setPrototypeOf([], null);
+export const V = setPrototypeOf([], null);
 const hold = (v) => ((V[state.n] = v), state.n++);
 /** The prototypes of the objects and arrays built here (`{}` and `[]`). */
 const objectProto = Object.prototype;

@@ -10,26 +10,35 @@
  */
 export const define = (o, k, value) => Reflect.defineProperty(o, k, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
 
+/** The realm's `Object.setPrototypeOf` and `Error`, as they were when this module was evaluated. */
+export const setPrototypeOf = Object.setPrototypeOf;
+export const NativeError = Error;
+
+/**
+ * `error` given WireError's fields, in their order, then `prototype`: the fields are assigned
+ * while it has no prototype, so no setter can run, and it keeps the stack it captured. A decode
+ * makes its error so, from an `Error` made in its own frame: constructing a subclass of `Error`
+ * costs the stack's capture about a fifth more.
+ */
+export const fill = (error, family, code, version, path, expected, prototype) => (
+  setPrototypeOf(error, null),
+  (error.family = family),
+  (error.code = code),
+  (error.version = version),
+  (error.path = path),
+  (error.expected = expected),
+  setPrototypeOf(error, prototype)
+);
+
 /** The class `c`, its errors named `name` (non-enumerable on its prototype, as Error.prototype's `name` is). */
 const named = (c, name) => (Object.defineProperty(c.prototype, "name", { __proto__: null, value: name, writable: true, configurable: true }), c);
 
-class WireErrorBase extends Error {
-  // Class fields are defined (own data properties, before the constructor's body runs), so
-  // assigning them runs no setter; every error has the same own keys, `undefined` where a field
-  // says nothing. (Defining a property on an error that captured its stack costs more than
-  // making the error.)
-  family;
-  code;
-  version;
-  path;
-  expected;
+// Every error has the same own keys, `undefined` where a field says nothing, assigned by `fill`
+// (defining a property on an error that captured its stack costs more than making the error).
+class WireErrorBase extends NativeError {
   constructor(family, code, message, version, path, expected) {
     super(message);
-    this.family = family;
-    this.code = code;
-    this.version = version;
-    this.path = path;
-    this.expected = expected;
+    fill(this, family, code, version, path, expected, new.target.prototype);
   }
 }
 named(WireErrorBase, "WireError");
@@ -48,7 +57,7 @@ const shared = (name, base, make, key = Symbol.for(`hookwire.${name}`), found = 
 const realm = globalThis;
 
 /** The base of every family's error class. */
-export const WireError = shared("WireError", Error, () => WireErrorBase);
+export const WireError = shared("WireError", NativeError, () => WireErrorBase);
 
 /**
  * The error class of the family `family`, named `name` (from its generated tables): one per realm
