@@ -13,8 +13,8 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * Every class of both families: its name → [the entry of pkg/ that decodes it, the value]; the
- * valid ones (counted by default) and the rejects (counted when named).
+ * Every class of both families: its name → [the entry of pkg/ that decodes it, the value,
+ * whether it is refused]; the valid ones (counted by default) and the rejects (counted when named).
  */
 async function loadClasses() {
   const { REJECTS, TURN_REJECTS, TURN_VALID, VALID } = await import("./classes.mjs");
@@ -22,8 +22,8 @@ async function loadClasses() {
   for (const [name, v] of Object.entries(VALID)) classes[name] = ["hookwire.cjs", v];
   for (const [name, v] of Object.entries(TURN_VALID)) classes[`turn control: ${name}`] = ["turn-control.cjs", v];
   const valid = Object.keys(classes);
-  for (const [name, [v]] of Object.entries(REJECTS)) classes[`reject: ${name}`] = ["hookwire.cjs", v];
-  for (const [name, [v]] of Object.entries(TURN_REJECTS)) classes[`turn control reject: ${name}`] = ["turn-control.cjs", v];
+  for (const [name, [v]] of Object.entries(REJECTS)) classes[`reject: ${name}`] = ["hookwire.cjs", v, true];
+  for (const [name, [v]] of Object.entries(TURN_REJECTS)) classes[`turn control reject: ${name}`] = ["turn-control.cjs", v, true];
   return { classes, valid };
 }
 
@@ -32,10 +32,10 @@ if (process.argv[2] === "--one") {
   const [dir, name, n] = process.argv.slice(3);
   const { createRequire } = await import("node:module");
   const { classes } = await loadClasses();
-  const [entry, value] = classes[name] ?? [];
+  const [entry, value, refused] = classes[name] ?? [];
   if (value === undefined) throw new Error(`no class ${name} in bench/classes.mjs`);
   const decode = createRequire(import.meta.url)(`${dir}/${entry}`).decode;
-  if (name.includes("reject: ")) {
+  if (refused) {
     for (let i = 0; i < Number(n); i++) {
       try {
         decode(value);

@@ -333,15 +333,15 @@ scenario("the run survives a kill -9 of the server mid-session, without loss or 
   // few full runs: the run's events end at that step_started); the recovery sweep of the fault
   // test re-enqueues such a run, which replays it to the same place.
   let steps = await p.waitSteps(run.runId, 10, 30_000);
-  if (steps.length < 10 && WORLD === "world-postgres") {
-    const { released, retried } = await recoverQueue();
-    console.log(`kill -9 on ${WORLD}: ${steps.length} of 10 steps after 30 s; jobs of the killed server's worker released ${released}, jobs out of attempts run again ${retried}`);
-    steps = await p.waitSteps(run.runId, 10, 90_000);
-  } else if (steps.length < 10) {
-    const { reenqueueRun } = await import("@workflow/core/runtime");
-    console.log(`kill -9 on ${WORLD}: ${steps.length} of 10 steps after 30 s; the run re-enqueued`);
-    console.log(await p.diagnose(run.runId));
-    await reenqueueRun(p.world, run.runId);
+  if (steps.length < 10) {
+    if (WORLD === "world-postgres") {
+      const { released, retried } = await recoverQueue();
+      console.log(`kill -9 on ${WORLD}: ${steps.length} of 10 steps after 30 s; jobs of the killed server's worker released ${released}, jobs out of attempts run again ${retried}`);
+    } else {
+      console.log(`kill -9 on ${WORLD}: ${steps.length} of 10 steps after 30 s; the run re-enqueued\n${await p.diagnose(run.runId)}`);
+      const { reenqueueRun } = await import("@workflow/core/runtime");
+      await reenqueueRun(p.world, run.runId);
+    }
     steps = await p.waitSteps(run.runId, 10, 90_000);
   }
   if (steps.length < 10) console.log(await p.diagnose(run.runId));
