@@ -14,6 +14,7 @@ use std::ffi::OsString;
 use std::io::{self, BufRead, BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::mpsc::{Receiver, SyncSender};
 
 /// The longest `--lines` line read by default: 16 MiB, far beyond any real payload, and a bound
 /// on what one line may cost (a stream without newlines, `/dev/zero` say, would grow forever).
@@ -203,8 +204,12 @@ fn run(args: Vec<OsString>) -> ExitCode {
             lines: true,
             max_line_bytes,
             file,
-        } => lines_with(file, max_line_bytes, |l, out| {
-            out.push_str(&result_line(parse(l).and_then(|v| decode_value(desc, &v))));
+        } => lines_with(file, max_line_bytes, parse, |parsed, out| {
+            let answer = match parsed {
+                Ok(v) => decode_value(desc, v),
+                Err(f) => Err(f.clone()),
+            };
+            out.push_str(&result_line(answer));
         }),
         Cmd::Decode { file, .. } => one(file, |v| decode_value(desc, v)),
         Cmd::Encode {
@@ -212,11 +217,15 @@ fn run(args: Vec<OsString>) -> ExitCode {
             max_line_bytes,
             file,
             ..
-        } => lines_with(file, max_line_bytes, |l, out| {
-            if let Err(f) = encode_line(desc, l, out) {
-                out.push_str(&result_line(Err(f)));
-            }
-        }),
+        } => lines_with(
+            file,
+            max_line_bytes,
+            move |l| encode_request(current, l),
+            |request, out| match request {
+                Ok((command, target)) => (desc.encode_text)(command, target, out),
+                Err(f) => out.push_str(&result_line(Err(f.clone()))),
+            },
+        ),
         Cmd::Encode { target, file, .. } => {
             let target = target.map_or_else(|| json!({ "version": current }), |t| hookwire::family::target_json(&t));
             one(file, |v| (desc.encode)(v.clone(), &target).ok())
@@ -234,9 +243,9 @@ fn run(args: Vec<OsString>) -> ExitCode {
                 );
                 return ExitCode::from(2);
             }
-            lines_with(None, max_line_bytes, |l, out| match parse(l) {
-                Ok(v) => canonical::write_value(&(desc.negotiate)(&v, ceiling), out),
-                Err(f) => out.push_str(&result_line(Err(f))),
+            lines_with(None, max_line_bytes, parse, |parsed, out| match parsed {
+                Ok(v) => canonical::write_value(&(desc.negotiate)(v, ceiling), out),
+                Err(f) => out.push_str(&result_line(Err(f.clone()))),
             })
         }
         Cmd::Schema { answers: true, .. } => {
@@ -677,8 +686,9 @@ fn result_line(r: Result<Value, Answer>) -> String {
     r.map_or_else(|a| a, Answer::Ok).to_text()
 }
 
-/// One `encode --lines` answer, appended to `out` (nothing is appended on an error).
-fn encode_line(desc: &FamilyDesc, line: &[u8], out: &mut String) -> Result<(), Answer> {
+/// One `encode --lines` request line read: its command and its target (the current version,
+/// `current`, when it names none), or the answer that refuses the line.
+fn encode_request(current: u32, line: &[u8]) -> Result<(Value, Value), Answer> {
     let v = parse(line)?;
     let Value::Object(mut req) = v else {
         let message = "each line must be {\"command\": …, \"target\": …}";
@@ -688,11 +698,8 @@ fn encode_line(desc: &FamilyDesc, line: &[u8], out: &mut String) -> Result<(), A
         let message = "the line has no \"command\"";
         return Err(Answer::transport_at(Transport::InvalidRequest, message, "/command"));
     };
-    let target = req
-        .remove("target")
-        .unwrap_or_else(|| json!({ "version": desc.registry.current }));
-    (desc.encode_text)(&command, &target, out);
-    Ok(())
+    let target = req.remove("target").unwrap_or_else(|| json!({ "version": current }));
+    Ok((command, target))
 }
 
 /// A reader that went away (a closed pipe) stops the stream quietly; any other write error (a
@@ -705,65 +712,155 @@ fn write_failed(e: &io::Error) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// What the reading thread hands the answering one: the lines of one batch, each what `parse`
+/// made of it (`None`: longer than `--max-line-bytes`, not read), and whether the input had no
+/// more bytes buffered after the last of them (the answers are flushed then); or the read error
+/// that ended the input.
+enum Batch<T> {
+    Lines(Vec<Option<T>>, bool),
+    Failed(io::Error),
+}
+
+/// A batch is handed over at the latest after this many lines, or this many bytes of them (and
+/// whenever no more input is buffered): what the answering thread can fall behind by is bounded.
+const BATCH_LINES: usize = 128;
+const BATCH_BYTES: usize = 256 << 10;
+
 /// Exactly one output line per input line; a bad line never stops the stream. Output is flushed
-/// whenever no more input is buffered, so a producer can wait for each answer. `answer` appends
-/// a line's answer to the buffer it is given (one buffer, reused).
-/// Answer each line of `file` (stdin when none, or `-`) with `answer`, one output line each.
-fn lines_with(file: Option<PathBuf>, max_line_bytes: usize, mut answer: impl FnMut(&[u8], &mut String)) -> ExitCode {
+/// whenever no more input is buffered, so a producer can wait for each answer.
+///
+/// Answer each line of `file` (stdin when none, or `-`), one output line each, in two threads:
+/// one reads the lines and `parse`s them (for `encode --lines`, about half the work: the JSON
+/// text made a value), the other `answer`s them in order, appending each answer to the buffer it
+/// is given (one buffer, reused), and writes. They hand lines over in batches through a channel
+/// of two, so the reader is at most a few batches ahead, and each answered batch goes back to the
+/// reader to be dropped: memory is freed by the thread that allocated it, which costs the
+/// allocator far less than a free from another thread.
+fn lines_with<T: Send + 'static>(
+    file: Option<PathBuf>,
+    max_line_bytes: usize,
+    parse: impl Fn(&[u8]) -> T + Send + 'static,
+    mut answer: impl FnMut(&T, &mut String),
+) -> ExitCode {
     let file = file.filter(|p| p.as_os_str() != "-");
     let name = file
         .as_ref()
         .map_or_else(|| "stdin".into(), |p| p.display().to_string());
-    let source: Box<dyn Read> = match &file {
+    let opened = match &file {
         Some(path) => match std::fs::File::open(path) {
-            Ok(h) => Box::new(h),
+            Ok(h) => Some(h),
             Err(e) => {
                 eprintln!("hookwire: cannot read {name}: {e}");
                 return ExitCode::from(2);
             }
         },
-        None => Box::new(io::stdin().lock()),
+        None => None,
     };
-    let mut input = io::BufReader::with_capacity(1 << 16, source);
+    let (send, batches) = std::sync::mpsc::sync_channel::<Batch<T>>(2);
+    let (give_back, answered) = std::sync::mpsc::channel::<Vec<Option<T>>>();
+    // The reader parses deep JSON recursively, as the work thread does, so it has the same stack.
+    // It is not joined: when the answers cannot be written the program ends while it may still
+    // be waiting for input.
+    let reader = std::thread::Builder::new().stack_size(STACK).spawn(move || {
+        let source: Box<dyn Read> = match opened {
+            Some(h) => Box::new(h),
+            None => Box::new(io::stdin().lock()),
+        };
+        read_batches(source, max_line_bytes, &parse, &send, &answered);
+    });
+    if let Err(e) = reader {
+        eprintln!("hookwire: cannot start the reading thread: {e}");
+        return ExitCode::from(2);
+    }
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let mut line = Vec::new();
     let mut text = String::new();
     let too_large = Answer::transport(
         Transport::TooLarge,
         format!("the line is longer than --max-line-bytes ({max_line_bytes} bytes); it was not read"),
     )
     .to_text();
-    loop {
-        line.clear();
-        let fits = match read_line_within(&mut input, &mut line, max_line_bytes) {
-            Ok(None) => break,
-            Ok(Some(fits)) => fits,
-            Err(e) => {
+    for batch in batches {
+        let (lines, idle) = match batch {
+            Batch::Lines(lines, idle) => (lines, idle),
+            Batch::Failed(e) => {
                 let _ = out.flush();
                 eprintln!("hookwire: cannot read {name}: {e}");
                 return ExitCode::from(2);
             }
         };
-        text.clear();
-        if fits {
-            let mut body: &[u8] = &line;
-            if let Some(rest) = body.strip_suffix(b"\n") {
-                body = rest.strip_suffix(b"\r").unwrap_or(rest);
+        for line in &lines {
+            text.clear();
+            match line {
+                Some(parsed) => answer(parsed, &mut text),
+                None => text.push_str(&too_large),
             }
-            answer(body, &mut text);
-        } else {
-            text.push_str(&too_large);
+            text.push('\n');
+            if let Err(e) = out.write_all(text.as_bytes()) {
+                return write_failed(&e);
+            }
         }
-        text.push('\n');
-        let written = out.write_all(text.as_bytes());
-        let flushed = written.and_then(|()| if input.buffer().is_empty() { out.flush() } else { Ok(()) });
-        if let Err(e) = flushed {
+        let _ = give_back.send(lines);
+        if let Err(e) = if idle { out.flush() } else { Ok(()) } {
             return write_failed(&e);
         }
     }
     match out.flush() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => write_failed(&e),
+    }
+}
+
+/// The reading thread of [`lines_with`]: each line of `source` (its line ending taken off) made
+/// a value by `parse`, sent in batches; a read error is sent after the lines before it. It stops
+/// at the end of the input, or as soon as the answering thread has gone. The batches it gets
+/// back answered are dropped here, and their buffers reused.
+fn read_batches<T>(
+    source: impl Read,
+    max_line_bytes: usize,
+    parse: &impl Fn(&[u8]) -> T,
+    send: &SyncSender<Batch<T>>,
+    answered: &Receiver<Vec<Option<T>>>,
+) {
+    let mut input = io::BufReader::with_capacity(1 << 16, source);
+    let mut line = Vec::new();
+    let (mut lines, mut bytes) = (Vec::new(), 0);
+    loop {
+        if lines.is_empty() {
+            for mut done in answered.try_iter() {
+                done.clear();
+                lines = done;
+            }
+        }
+        line.clear();
+        let fits = match read_line_within(&mut input, &mut line, max_line_bytes) {
+            Ok(None) => break,
+            Ok(Some(fits)) => fits,
+            Err(e) => {
+                if !lines.is_empty() && send.send(Batch::Lines(std::mem::take(&mut lines), true)).is_err() {
+                    return;
+                }
+                let _ = send.send(Batch::Failed(e));
+                return;
+            }
+        };
+        lines.push(fits.then(|| {
+            let mut body: &[u8] = &line;
+            if let Some(rest) = body.strip_suffix(b"\n") {
+                body = rest.strip_suffix(b"\r").unwrap_or(rest);
+            }
+            parse(body)
+        }));
+        bytes += line.len();
+        let idle = input.buffer().is_empty();
+        if idle || lines.len() >= BATCH_LINES || bytes >= BATCH_BYTES {
+            if send.send(Batch::Lines(std::mem::take(&mut lines), idle)).is_err() {
+                return;
+            }
+            bytes = 0;
+        }
+    }
+    if !lines.is_empty() {
+        let _ = send.send(Batch::Lines(lines, true));
     }
 }
 
@@ -786,7 +883,7 @@ fn read_line_within(input: &mut impl BufRead, line: &mut Vec<u8>, max: usize) ->
             return Ok(read.then(|| fits && content(line) <= max));
         }
         read = true;
-        let (n, done) = match buf.iter().position(|&b| b == b'\n') {
+        let (n, done) = match memchr::memchr(b'\n', buf) {
             Some(i) => (i + 1, true),
             None => (buf.len(), false),
         };

@@ -609,3 +609,60 @@ fn every_answer_validates_against_the_answer_schema() {
         assert!(!validator.is_valid(&not_an_answer), "{not_an_answer} validated");
     }
 }
+
+/// A producer that waits for each answer before it writes the next line gets it: every `--lines`
+/// mode answers a line as soon as no more input is buffered, though a second thread reads and
+/// parses the lines. (A mode that held its answer would leave this test waiting, so the waiting
+/// is bounded and reported.)
+#[test]
+fn lines_modes_answer_each_line_before_the_next_arrives() {
+    use std::io::{BufRead, BufReader};
+    use std::sync::mpsc;
+    let cases: [(&[&str], &str, &str); 3] = [
+        (
+            &["decode", "--lines"],
+            r#"{"kind":"clear"}"#,
+            r#"{"ok":{"kind":"clear"}}"#,
+        ),
+        (
+            &["encode", "--lines"],
+            r#"{"command":{"kind":"clear"},"target":{"version":1}}"#,
+            r#"{"ok":{"kind":"clear","version":1}}"#,
+        ),
+        (&["decode", "--lines"], "not json", r#"{"error":{"code":"INVALID_JSON""#),
+    ];
+    for (args, line, answer) in cases {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hookwire"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut input = child.stdin.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        let mut output = BufReader::new(child.stdout.take().unwrap());
+        let reader = std::thread::spawn(move || loop {
+            let mut answer = String::new();
+            if output.read_line(&mut answer).unwrap() == 0 {
+                break;
+            }
+            tx.send(answer).unwrap();
+        });
+        for round in 0..3 {
+            writeln!(input, "{line}").unwrap();
+            input.flush().unwrap();
+            let got = rx
+                .recv_timeout(std::time::Duration::from_secs(120))
+                .unwrap_or_else(|_| panic!("{args:?}: no answer to line {round} while the producer waits"));
+            assert!(got.starts_with(answer), "{args:?}: {got}");
+        }
+        drop(input);
+        reader.join().unwrap();
+        assert!(child.wait().unwrap().success());
+    }
+    // A file that cannot be read as lines (a directory): an I/O error, exit 2, no answer.
+    let o = hookwire(&["decode", "--lines", "/"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read /"));
+}
