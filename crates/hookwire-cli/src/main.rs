@@ -12,9 +12,12 @@ use serde::Deserialize as _;
 use serde_json::{json, Value};
 use std::ffi::OsString;
 use std::io::{self, BufRead, BufWriter, Read, Write};
+use std::ops::Range;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::mpsc::{Receiver, SyncSender};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, TryRecvError};
+use std::sync::Arc;
 
 /// The longest `--lines` line read by default: 16 MiB, far beyond any real payload, and a bound
 /// on what one line may cost (a stream without newlines, `/dev/zero` say, would grow forever).
@@ -712,13 +715,20 @@ fn write_failed(e: &io::Error) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// What the reading thread hands the answering one: the lines of one batch, each what `parse`
-/// made of it (`None`: longer than `--max-line-bytes`, not read), and whether the input had no
-/// more bytes buffered after the last of them (the answers are flushed then); or the read error
-/// that ended the input.
+/// What the reading thread hands the answering one: the lines of one batch, and whether the
+/// input had no more bytes buffered after the last of them (the answers are flushed then); or the
+/// read error that ended the input.
 enum Batch<T> {
-    Lines(Vec<Option<T>>, bool),
+    Lines(Lines<T>, bool),
     Failed(io::Error),
+}
+
+/// A batch's lines: each made a value by the reader (`None`: longer than `--max-line-bytes`, not
+/// read), or left as text for the answering thread to parse — one buffer of the lines' bodies and
+/// where each is in it (`None` again for a line too long).
+enum Lines<T> {
+    Parsed(Vec<Option<T>>),
+    Text(Vec<u8>, Vec<Option<Range<usize>>>),
 }
 
 /// A batch is handed over at the latest after this many lines, or this many bytes of them (and
@@ -733,13 +743,15 @@ const BATCH_BYTES: usize = 256 << 10;
 /// one reads the lines and `parse`s them (for `encode --lines`, about half the work: the JSON
 /// text made a value), the other `answer`s them in order, appending each answer to the buffer it
 /// is given (one buffer, reused), and writes. They hand lines over in batches through a channel
-/// of two, so the reader is at most a few batches ahead, and each answered batch goes back to the
-/// reader to be dropped: memory is freed by the thread that allocated it, which costs the
-/// allocator far less than a free from another thread.
-fn lines_with<T: Send + 'static>(
+/// of two, so the reader is at most a few batches ahead. A batch the reader starts while the
+/// answering thread waits for one is handed over as text, and that thread parses it itself: the
+/// parsing is shared out by how busy each thread is, whatever a line costs to answer. An answered
+/// batch the reader parsed goes back to it to be dropped: memory is freed by the thread that
+/// allocated it, which costs the allocator far less than a free from another thread.
+fn lines_with<T: Send + 'static, P: Fn(&[u8]) -> T + Clone + Send + 'static>(
     file: Option<PathBuf>,
     max_line_bytes: usize,
-    parse: impl Fn(&[u8]) -> T + Send + 'static,
+    parse: P,
     mut answer: impl FnMut(&T, &mut String),
 ) -> ExitCode {
     let file = file.filter(|p| p.as_os_str() != "-");
@@ -758,16 +770,20 @@ fn lines_with<T: Send + 'static>(
     };
     let (send, batches) = std::sync::mpsc::sync_channel::<Batch<T>>(2);
     let (give_back, answered) = std::sync::mpsc::channel::<Vec<Option<T>>>();
+    let waiting = Arc::new(AtomicBool::new(false));
     // The reader parses deep JSON recursively, as the work thread does, so it has the same stack.
     // It is not joined: when the answers cannot be written the program ends while it may still
     // be waiting for input.
-    let reader = std::thread::Builder::new().stack_size(STACK).spawn(move || {
-        let source: Box<dyn Read> = match opened {
-            Some(h) => Box::new(h),
-            None => Box::new(io::stdin().lock()),
-        };
-        read_batches(source, max_line_bytes, &parse, &send, &answered);
-    });
+    let reader = {
+        let (parse, waiting) = (parse.clone(), Arc::clone(&waiting));
+        std::thread::Builder::new().stack_size(STACK).spawn(move || {
+            let source: Box<dyn Read> = match opened {
+                Some(h) => Box::new(h),
+                None => Box::new(io::stdin().lock()),
+            };
+            read_batches(source, max_line_bytes, &parse, &send, &answered, &waiting);
+        })
+    };
     if let Err(e) = reader {
         eprintln!("hookwire: cannot start the reading thread: {e}");
         return ExitCode::from(2);
@@ -779,7 +795,26 @@ fn lines_with<T: Send + 'static>(
         format!("the line is longer than --max-line-bytes ({max_line_bytes} bytes); it was not read"),
     )
     .to_text();
-    for batch in batches {
+    let mut write = |line: Option<&T>, out: &mut BufWriter<io::StdoutLock<'_>>| {
+        text.clear();
+        match line {
+            Some(parsed) => answer(parsed, &mut text),
+            None => text.push_str(&too_large),
+        }
+        text.push('\n');
+        out.write_all(text.as_bytes())
+    };
+    loop {
+        let batch = match batches.try_recv() {
+            Ok(batch) => batch,
+            Err(TryRecvError::Disconnected) => break,
+            Err(TryRecvError::Empty) => {
+                waiting.store(true, Ordering::Relaxed);
+                let Ok(batch) = batches.recv() else { break };
+                waiting.store(false, Ordering::Relaxed);
+                batch
+            }
+        };
         let (lines, idle) = match batch {
             Batch::Lines(lines, idle) => (lines, idle),
             Batch::Failed(e) => {
@@ -788,19 +823,17 @@ fn lines_with<T: Send + 'static>(
                 return ExitCode::from(2);
             }
         };
-        for line in &lines {
-            text.clear();
-            match line {
-                Some(parsed) => answer(parsed, &mut text),
-                None => text.push_str(&too_large),
+        let written = match lines {
+            Lines::Parsed(lines) => {
+                let written = lines.iter().try_for_each(|line| write(line.as_ref(), &mut out));
+                let _ = give_back.send(lines);
+                written
             }
-            text.push('\n');
-            if let Err(e) = out.write_all(text.as_bytes()) {
-                return write_failed(&e);
-            }
-        }
-        let _ = give_back.send(lines);
-        if let Err(e) = if idle { out.flush() } else { Ok(()) } {
+            Lines::Text(bodies, at) => at
+                .into_iter()
+                .try_for_each(|range| write(range.map(|r| parse(&bodies[r])).as_ref(), &mut out)),
+        };
+        if let Err(e) = written.and_then(|()| if idle { out.flush() } else { Ok(()) }) {
             return write_failed(&e);
         }
     }
@@ -810,56 +843,72 @@ fn lines_with<T: Send + 'static>(
     }
 }
 
-/// The reading thread of [`lines_with`]: each line of `source` (its line ending taken off) made
-/// a value by `parse`, sent in batches; a read error is sent after the lines before it. It stops
-/// at the end of the input, or as soon as the answering thread has gone. The batches it gets
-/// back answered are dropped here, and their buffers reused.
+/// The reading thread of [`lines_with`]: each line of `source`, its line ending taken off, sent
+/// in batches, made a value by `parse` unless the answering thread was `waiting` when the batch
+/// began; a read error is sent after the lines before it. It stops at the end of the input, or as
+/// soon as the answering thread has gone. The batches it gets back answered are dropped here, and
+/// their buffers reused.
 fn read_batches<T>(
     source: impl Read,
     max_line_bytes: usize,
     parse: &impl Fn(&[u8]) -> T,
     send: &SyncSender<Batch<T>>,
     answered: &Receiver<Vec<Option<T>>>,
+    waiting: &AtomicBool,
 ) {
     let mut input = io::BufReader::with_capacity(1 << 16, source);
     let mut line = Vec::new();
-    let (mut lines, mut bytes) = (Vec::new(), 0);
+    let mut lines = Lines::Parsed(Vec::new());
+    let (mut count, mut bytes) = (0, 0);
     loop {
-        if lines.is_empty() {
-            for mut done in answered.try_iter() {
-                done.clear();
-                lines = done;
-            }
+        if count == 0 {
+            lines = if waiting.swap(false, Ordering::Relaxed) {
+                Lines::Text(Vec::new(), Vec::new())
+            } else {
+                let mut parsed = Vec::new();
+                for mut done in answered.try_iter() {
+                    done.clear();
+                    parsed = done;
+                }
+                Lines::Parsed(parsed)
+            };
         }
         line.clear();
         let fits = match read_line_within(&mut input, &mut line, max_line_bytes) {
             Ok(None) => break,
             Ok(Some(fits)) => fits,
             Err(e) => {
-                if !lines.is_empty() && send.send(Batch::Lines(std::mem::take(&mut lines), true)).is_err() {
+                if count > 0 && send.send(Batch::Lines(lines, true)).is_err() {
                     return;
                 }
                 let _ = send.send(Batch::Failed(e));
                 return;
             }
         };
-        lines.push(fits.then(|| {
-            let mut body: &[u8] = &line;
-            if let Some(rest) = body.strip_suffix(b"\n") {
-                body = rest.strip_suffix(b"\r").unwrap_or(rest);
+        let mut body: &[u8] = &line;
+        if let Some(rest) = body.strip_suffix(b"\n") {
+            body = rest.strip_suffix(b"\r").unwrap_or(rest);
+        }
+        match &mut lines {
+            Lines::Parsed(parsed) => parsed.push(fits.then(|| parse(body))),
+            Lines::Text(bodies, at) => {
+                let start = bodies.len();
+                bodies.extend_from_slice(if fits { body } else { b"" });
+                at.push(fits.then_some(start..bodies.len()));
             }
-            parse(body)
-        }));
+        }
+        count += 1;
         bytes += line.len();
         let idle = input.buffer().is_empty();
-        if idle || lines.len() >= BATCH_LINES || bytes >= BATCH_BYTES {
-            if send.send(Batch::Lines(std::mem::take(&mut lines), idle)).is_err() {
+        if idle || count >= BATCH_LINES || bytes >= BATCH_BYTES {
+            let batch = std::mem::replace(&mut lines, Lines::Parsed(Vec::new()));
+            if send.send(Batch::Lines(batch, idle)).is_err() {
                 return;
             }
-            bytes = 0;
+            (count, bytes) = (0, 0);
         }
     }
-    if !lines.is_empty() {
+    if count > 0 {
         let _ = send.send(Batch::Lines(lines, true));
     }
 }
@@ -1040,5 +1089,51 @@ fn show(r: Result<String, DecodeError>) -> String {
         Ok(s) => s,
         Err(e) if e.detail.at.is_some() => format!("error[{}] at {}: {e}", e.code.as_str(), e.path()),
         Err(e) => format!("error[{}] {e}", e.code.as_str()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines of every batch `read_batches` sends for `input`, each as the parsed text (or
+    /// `None`, too long), with whether the batch was left as text, and the flush flag.
+    fn batches(input: &[u8], waiting: bool) -> Vec<(bool, Vec<Option<String>>, bool)> {
+        let parse = |l: &[u8]| String::from_utf8_lossy(l).into_owned();
+        let (send, received) = std::sync::mpsc::sync_channel(64);
+        let (_give_back, answered) = std::sync::mpsc::channel();
+        read_batches(input, 8, &parse, &send, &answered, &AtomicBool::new(waiting));
+        drop(send);
+        received
+            .into_iter()
+            .map(|b| match b {
+                Batch::Lines(Lines::Parsed(lines), idle) => (false, lines, idle),
+                Batch::Lines(Lines::Text(bodies, at), idle) => (
+                    true,
+                    at.into_iter().map(|r| r.map(|r| parse(&bodies[r]))).collect(),
+                    idle,
+                ),
+                Batch::Failed(e) => panic!("{e}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_batch_is_the_same_lines_parsed_by_either_thread() {
+        let input = b"one\r\ntoo long a line\n\ntwo";
+        let lines = vec![Some("one".into()), None, Some(String::new()), Some("two".into())];
+        // All of the input is buffered at once, so the one batch ends where the input does.
+        assert_eq!(batches(input, false), vec![(false, lines.clone(), true)]);
+        // The answering thread waiting when the batch begins: the same lines, left as text.
+        assert_eq!(batches(input, true), vec![(true, lines, true)]);
+        assert!(batches(b"", true).is_empty());
+    }
+
+    #[test]
+    fn a_batch_ends_after_its_most_lines() {
+        let input = "x\n".repeat(BATCH_LINES + 1);
+        let sent = batches(input.as_bytes(), false);
+        let sizes: Vec<(usize, bool)> = sent.iter().map(|(_, l, idle)| (l.len(), *idle)).collect();
+        assert_eq!(sizes, [(BATCH_LINES, false), (1, true)]);
     }
 }
