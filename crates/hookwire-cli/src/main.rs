@@ -207,12 +207,8 @@ fn run(args: Vec<OsString>) -> ExitCode {
             lines: true,
             max_line_bytes,
             file,
-        } => lines_with(file, max_line_bytes, parse, |parsed, out| {
-            let answer = match parsed {
-                Ok(v) => decode_value(desc, v),
-                Err(f) => Err(f.clone()),
-            };
-            out.push_str(&result_line(answer));
+        } => lines_with(file, max_line_bytes, parse, |v, out| {
+            out.push_str(&result_line(decode_value(desc, v)));
         }),
         Cmd::Decode { file, .. } => one(file, |v| decode_value(desc, v)),
         Cmd::Encode {
@@ -224,10 +220,7 @@ fn run(args: Vec<OsString>) -> ExitCode {
             file,
             max_line_bytes,
             move |l| encode_request(current, l),
-            |request, out| match request {
-                Ok((command, target)) => (desc.encode_text)(command, target, out),
-                Err(f) => out.push_str(&result_line(Err(f.clone()))),
-            },
+            |(command, target), out| (desc.encode_text)(command, target, out),
         ),
         Cmd::Encode { target, file, .. } => {
             let target = target.map_or_else(|| json!({ "version": current }), |t| hookwire::family::target_json(&t));
@@ -246,9 +239,8 @@ fn run(args: Vec<OsString>) -> ExitCode {
                 );
                 return ExitCode::from(2);
             }
-            lines_with(None, max_line_bytes, parse, |parsed, out| match parsed {
-                Ok(v) => canonical::write_value(&(desc.negotiate)(v, ceiling), out),
-                Err(f) => out.push_str(&result_line(Err(f.clone()))),
+            lines_with(None, max_line_bytes, parse, |v, out| {
+                canonical::write_value(&(desc.negotiate)(v, ceiling), out);
             })
         }
         Cmd::Schema { answers: true, .. } => {
@@ -741,14 +733,14 @@ const BATCH_BYTES: usize = 256 << 10;
 ///
 /// Answer each line of `file` (stdin when none, or `-`), one output line each, in two threads:
 /// one reads the lines and `parse`s them (for `encode --lines`, about half the work: the JSON
-/// text made a value), the other `answer`s them in order, appending each answer to the buffer it
-/// is given (one buffer, reused), and writes. They hand lines over in batches through a channel
+/// text made a value, or the answer that refuses the line), the other `answer`s the values in
+/// order, appending each answer to the buffer it is given (one buffer, reused), and writes. They hand lines over in batches through a channel
 /// of two, so the reader is at most a few batches ahead. A batch the reader starts while the
 /// answering thread waits for one is handed over as text, and that thread parses it itself: the
 /// parsing is shared out by how busy each thread is, whatever a line costs to answer. An answered
 /// batch the reader parsed goes back to it to be dropped: memory is freed by the thread that
 /// allocated it, which costs the allocator far less than a free from another thread.
-fn lines_with<T: Send + 'static, P: Fn(&[u8]) -> T + Clone + Send + 'static>(
+fn lines_with<T: Send + 'static, P: Fn(&[u8]) -> Result<T, Answer> + Clone + Send + 'static>(
     file: Option<PathBuf>,
     max_line_bytes: usize,
     parse: P,
@@ -768,8 +760,8 @@ fn lines_with<T: Send + 'static, P: Fn(&[u8]) -> T + Clone + Send + 'static>(
         },
         None => None,
     };
-    let (send, batches) = std::sync::mpsc::sync_channel::<Batch<T>>(2);
-    let (give_back, answered) = std::sync::mpsc::channel::<Vec<Option<T>>>();
+    let (send, batches) = std::sync::mpsc::sync_channel::<Batch<Result<T, Answer>>>(2);
+    let (give_back, answered) = std::sync::mpsc::channel::<Vec<Option<Result<T, Answer>>>>();
     let waiting = Arc::new(AtomicBool::new(false));
     // The reader parses deep JSON recursively, as the work thread does, so it has the same stack.
     // It is not joined: when the answers cannot be written the program ends while it may still
@@ -795,10 +787,11 @@ fn lines_with<T: Send + 'static, P: Fn(&[u8]) -> T + Clone + Send + 'static>(
         format!("the line is longer than --max-line-bytes ({max_line_bytes} bytes); it was not read"),
     )
     .to_text();
-    let mut write = |line: Option<&T>, out: &mut BufWriter<io::StdoutLock<'_>>| {
+    let mut write = |line: Option<&Result<T, Answer>>, out: &mut BufWriter<io::StdoutLock<'_>>| {
         text.clear();
         match line {
-            Some(parsed) => answer(parsed, &mut text),
+            Some(Ok(parsed)) => answer(parsed, &mut text),
+            Some(Err(refused)) => text.push_str(&refused.clone().to_text()),
             None => text.push_str(&too_large),
         }
         text.push('\n');
