@@ -54,10 +54,12 @@ const write = (name, svg) => {
   written.push(`bench/${name}`);
 };
 
-// Run as a program it writes the charts; imported (by a test) it only lends barChart.
-if (process.argv[1] === fileURLToPath(import.meta.url)) main();
+// Run as a program it writes the charts; imported, it lends barChart (to a test) and writeCharts
+// (to bench/run.mjs, which writes them after every run).
+if (process.argv[1] === fileURLToPath(import.meta.url)) writeCharts();
 
-function main() {
+/** Write every chart whose figures exist. */
+export function writeCharts() {
   const resultsFile = join(here, "results.json");
   if (existsSync(resultsFile)) {
     const { results } = JSON.parse(readFileSync(resultsFile, "utf8"));

@@ -3,16 +3,19 @@
 // medians with min–max, as ratios to hookwire's wasm decoder (decode) or to zod 4 (encode). Raw
 // figures go to bench/results.json (`--encode-only` replaces only its encode figures,
 // `--decode-only` keeps them) and the tables to bench/latest.md and stdout, whole either way (the
-// kept part from results.json, with the date of the run that measured it). Needs pkg/ and a
-// release CLI.
+// kept part from results.json, with the date of the run that measured it), then every target of
+// the performance work met or missed with its figure (bench/targets.mjs), and the charts
+// (bench/charts.mjs). Needs pkg/ and a release CLI.
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { CONTENDERS as DECODERS, MIX } from "./mix.mjs";
 import { bundle } from "./bundle.mjs";
+import { writeCharts } from "./charts.mjs";
+import { targets } from "./targets.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
@@ -230,5 +233,12 @@ for (const set of ["valid", "rejects"]) {
 }
 out.push("");
 out.push(`\`hookwire encode --lines\`, end to end (200,000 lines, a third each for v1, v0-deliver, v0-send): ${stat(encode.cli.map((x) => x / 1e3))} k lines/s`);
+out.push("");
+// 7. Against the targets of the performance work, from the figures above (bench/targets.mjs).
+out.push("Against the targets (medians of the figures above):");
+out.push("");
+out.push(...targets({ decode: samples, perClass, encode }, statSync(join(root, "pkg", "hookwire.cjs")).size));
 writeFileSync(join(here, "latest.md"), out.join("\n") + "\n");
 console.log(out.join("\n"));
+// 8. The charts (bench/charts.mjs), from the results.json just written.
+writeCharts();
