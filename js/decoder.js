@@ -11,7 +11,7 @@
 // that the generated tables agree and gives them once (hookwire:codes), with the details every
 // family has alike (COMMON_DETAILS: the first ones, each followed by "|"; a family's tables keep
 // the rest). Only an error needs them: the build packs them as text, split on "|" at the first
-// error (MESSAGES holds each code's template at the code's index), so a fresh context that
+// error (MESSAGES holds each code's template at the code's index, its placeholders numbered {0}-{3}), so a fresh context that
 // decodes without one never builds them.
 import { CODES, COMMON_DETAILS, MESSAGES, NOT_OBJECT, UNREADABLE } from "hookwire:codes";
 import { host, IMPORTS, state, V } from "./host.js";
@@ -21,7 +21,7 @@ import { fill, NativeError } from "./wire-error.js";
 export const PAGES = 1;
 /** A fresh memory of a decoder's size (js/inline.js unpacks the module in one). */
 export const newMemory = () => new WebAssembly.Memory({ __proto__: null, initial: PAGES });
-/** The codes and the message templates (each at its code's index), once parsed. */
+/** The codes and the message templates (each at its code's index, split), once parsed. */
 let errors = null;
 
 /**
@@ -71,16 +71,16 @@ export function family(f, ErrorClass) {
    * each frame between adds to the stack an error captures.
    */
   const fail = (c, version, where, index) => {
-    const [codes, templates] = (errors ??= [CODES.split("|"), MESSAGES.split("|")]);
+    // Each template split on its braces: its text at the even places, the number of a
+    // placeholder at the odd ones (scripts/build-pkg.mjs numbers them: version, current, path,
+    // detail).
+    const [codes, templates] = (errors ??= [CODES.split("|"), MESSAGES.split("|").map((t) => t.split(/[{}]/))]);
     const detail = (details ??= (COMMON_DETAILS + f.DETAILS).split("|"))[where & 255];
     const key = (where >> 8) - 1;
     // No key a decode names needs a JSON pointer escape (tests/generated.rs checks it).
     const path = key < 0 ? undefined : `/${f.S[key]}${index < 0 ? "" : `/${index}`}`;
-    const text = templates[c]
-      .replace("{version}", version)
-      .replace("{current}", f.WIRE_VERSION)
-      .replace("{path}", path ?? "")
-      .replace("{detail}", detail);
+    const fields = [version, f.WIRE_VERSION, path ?? "", detail];
+    const text = templates[c].reduce((s, x, i) => s + (i & 1 ? fields[x] : x), "");
     // NaN (no version) is the one value not equal to itself.
     return [codes[c], text, version === version ? version : undefined, path, path && detail];
   };

@@ -274,8 +274,24 @@ function packed(value) {
 const LAZY = {
   CODES: (v) => JSON.stringify(joined(v, "|")),
   DETAILS: (v) => JSON.stringify(joined(v, "|")),
-  MESSAGES: (v, all) => JSON.stringify(joined(all.CODES.map((c) => v[c] ?? ""), "|")),
+  MESSAGES: (v, all) => JSON.stringify(joined(all.CODES.map((c) => numbered(v[c] ?? "")), "|")),
 };
+/**
+ * The placeholders of the message templates, numbered by their place here: js/decoder.js splits
+ * a template on its braces and fills the odd pieces by number, which is cheaper than a replace
+ * per placeholder (a reject's message is made per decode). Each may appear once in a template;
+ * no other brace may.
+ */
+const PLACEHOLDERS = ["version", "current", "path", "detail"];
+function numbered(template) {
+  let out = template;
+  for (const [i, name] of PLACEHOLDERS.entries()) {
+    if (out.split(`{${name}}`).length > 2) throw new Error(`the template "${template}" holds {${name}} twice`);
+    out = out.replace(`{${name}}`, `{${i}}`);
+  }
+  if (/[{}]/.test(out.replace(/\{\d\}/g, ""))) throw new Error(`the template "${template}" holds a brace that is no placeholder (${PLACEHOLDERS.join(", ")})`);
+  return out;
+}
 const joined = (values, sep) => {
   if (values.some((v) => v.includes(sep))) throw new Error(`a table entry holds "${sep}"`);
   return values.join(sep);
