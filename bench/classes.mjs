@@ -21,15 +21,38 @@ const oldForm = {
   },
 };
 
+/** The deliver of the classes below, declaring `version` (made by one literal: one shape for all). */
+const deliverAt = (version) => ({ kind: "deliver", version, payloads: [payload], payload, auth, caller, deliveryMetadata: [entry], requestId: "r-1" });
+
 /** Valid values, by class: each decodes. */
 export const VALID = {
-  "current deliver": { kind: "deliver", version: 6, payloads: [payload], payload, auth, caller, deliveryMetadata: [entry], requestId: "r-1" },
+  "current deliver": deliverAt(6),
   "current control": { kind: "cancel", version: 6, taskId: "t-9", tasks: true },
-  "v1 deliver (5 steps)": { kind: "deliver", version: 1, payloads: [payload], payload, auth, caller, deliveryMetadata: [entry], requestId: "r-1" },
+  "v1 deliver (5 steps)": deliverAt(1),
   "v0 raw send": { kind: "send", payload, delivery: { channelKind: "slack", channelName: "support", deliveryId: "d-2" }, auth, requestId: "r-2" },
   "v0 legacy deliver": { kind: "deliver", payloads: [payload, { message: "and the invoice" }], auth, deliveryMetadata: [entry] },
   "v3 task rewrite": { kind: "deliver", version: 3, payloads: [oldForm], payload: oldForm, requestId: "r-3" },
 };
+
+/**
+ * The same deliver (the current one above) declaring each version, and unversioned (version 0:
+ * decode's own output, which decodes to itself): from 5 down to 1 the steps up are pure bumps
+ * (a v1 value's declared-version check shows they change nothing), version 0 runs the frozen
+ * 0 → 1 migration first. What each version costs over the current one, content held equal.
+ */
+export const PER_VERSION = {
+  ...Object.fromEntries([6, 5, 4, 3, 2, 1].map((v) => [`v${v}${v === 6 ? " (current)" : ""}`, deliverAt(v)])),
+  "v0 (unversioned)": { kind: "deliver", payloads: [payload], auth, caller, deliveryMetadata: [entry], requestId: "r-1" },
+};
+
+/**
+ * The older classes that rewrite something (a version-0 shape, an old-form task), by the name of
+ * their class: each is compared with its own current form, the version-6 value whose decode is
+ * the same (`currentForm`), so that a rewrite's cost is told apart from its content's.
+ */
+export const REWRITTEN = ["v0 raw send", "v0 legacy deliver", "v3 task rewrite"];
+/** The version-6 form of `decoded`, a decode's output: what a current encoder writes for it. */
+export const currentForm = ({ kind, ...fields }) => ({ kind, version: 6, ...fields, payload: fields.payloads[0] });
 
 /** Rejects, by class: each is refused with the code named. */
 export const REJECTS = {

@@ -93,6 +93,8 @@ async function decodeBench() {
   // Per value class (bench/per-class.mjs): every contender in one process, taking turns.
   perClass = JSON.parse(execFileSync(process.execPath, [join(here, "per-class.mjs"), String(Math.max(11, rounds * 4 + 1))], { encoding: "utf8" }));
   raw.results.perClass = perClass;
+  // Host calls per decode (bench/calls.mjs): counts, in a process of their own.
+  raw.results.calls = JSON.parse(execFileSync(process.execPath, [join(here, "calls.mjs")], { encoding: "utf8" }));
   process.stderr.write("per value class done\n");
 }
 if (encodeOnly) {
@@ -100,6 +102,7 @@ if (encodeOnly) {
   Object.assign(samples, previous.results.decode);
   Object.assign(sizes, previous.results.size);
   perClass = previous.results.perClass;
+  raw.results.calls = previous.results.calls;
   decodeRun = previous;
 } else await decodeBench();
 
@@ -179,23 +182,37 @@ const out = [];
   out.push("");
   out.push("Ratios: to hookwire's wasm decoder; above 1× the contender is faster (or, for sizes, larger).");
   out.push("");
-  const classTable = (title, table) => {
-    out.push(`| ${title} (ns per decode, one process, ${perClass.rounds} turns) | ` + DECODERS.join(" | ") + " |");
-    out.push("|---|" + DECODERS.map(() => "---").join("|") + "|");
+  // `calls`: hookwire's host calls per decode of each class (bench/calls.mjs), a last column.
+  const classTable = (title, table, calls) => {
+    out.push(`| ${title} (ns per decode, one process, ${perClass.rounds} turns) | ` + DECODERS.join(" | ") + (calls ? " | host calls |" : " |"));
+    out.push("|---|" + DECODERS.map(() => "---").join("|") + (calls ? "|---|" : "|"));
     for (const [name, by] of Object.entries(table)) {
       const cell = (c) => `${by[c].median.toFixed(0)} (${by[c].min.toFixed(0)}–${by[c].max.toFixed(0)}) · **${(by[c].median / by.wasm.median).toFixed(2)}×**`;
-      out.push(`| ${name} | ${DECODERS.map(cell).join(" | ")} |`);
+      out.push(`| ${name} | ${DECODERS.map(cell).join(" | ")}${calls ? ` | ${calls[name]?.total ?? "—"}` : ""} |`);
     }
     out.push("");
   };
-  classTable("valid values", perClass.valid);
-  classTable("rejects", perClass.rejects);
-  classTable("turn control, valid values", perClass.turnValid);
-  classTable("turn control, rejects", perClass.turnRejects);
+  const calls = raw.results.calls;
+  const over = (table, of) => Object.entries(table).map(([n, by]) => `${n} ${(by.wasm.median / of(n)).toFixed(2)}×`).join(", ");
+  classTable("valid values", perClass.valid, calls?.valid);
   const current = perClass.valid["current deliver"].wasm.median;
   out.push("Ratios: a contender's time over hookwire's; above 1× hookwire is faster. hookwire's time per older value over a current deliver: " +
-    Object.entries(perClass.valid).filter(([n]) => n !== "current deliver" && n !== "current control").map(([n, by]) => `${n} ${(by.wasm.median / current).toFixed(2)}×`).join(", ") +
-    `; turn control's version-0 turn-result over a current one: ${(perClass.turnValid["turn-result v0 (1 step)"].wasm.median / perClass.turnValid["turn-result"].wasm.median).toFixed(2)}×.`);
+    over(Object.fromEntries(Object.entries(perClass.valid).filter(([n]) => !n.startsWith("current"))), () => current) + ".");
+  out.push("");
+  if (perClass.perVersion) {
+    classTable("the current deliver declaring each version", perClass.perVersion, calls?.perVersion);
+    classTable("each rewritten class's current form", perClass.currentForms, calls?.currentForms);
+    const v6 = perClass.perVersion["v6 (current)"].wasm.median;
+    out.push("hookwire's time per version over the same deliver at version 6: " +
+      over(Object.fromEntries(Object.entries(perClass.perVersion).filter(([n]) => !n.startsWith("v6"))), () => v6) +
+      "; each rewritten class over its current form (the version-6 value that decodes to the same): " +
+      over(Object.fromEntries(Object.keys(perClass.currentForms).map((n) => [n, perClass.valid[n]])), (n) => perClass.currentForms[n].wasm.median) + ".");
+    out.push("");
+  }
+  classTable("rejects", perClass.rejects);
+  classTable("turn control, valid values", perClass.turnValid, calls?.turnValid);
+  classTable("turn control, rejects", perClass.turnRejects);
+  out.push(`Turn control's version-0 turn-result over a current one: ${(perClass.turnValid["turn-result v0 (1 step)"].wasm.median / perClass.turnValid["turn-result"].wasm.median).toFixed(2)}×.`);
   out.push("");
 }
 const TARGET_NAMES = Object.keys(zod.TARGETS);

@@ -13,6 +13,8 @@ function run(change = () => {}) {
     decode: { cold: { wasm: [0.4, 0.5, 0.6], valibot: [0.5, 0.6, 0.7] }, "cold-first": { wasm: [2, 2, 2], valibot: [3, 3, 3] } },
     perClass: {
       valid: { "current deliver": by(600), "current control": by(300), "v1 deliver (5 steps)": by(700), "v0 raw send": by(800) },
+      perVersion: { "v6 (current)": by(600), v5: by(612), "v0 (unversioned)": by(850) },
+      currentForms: { "v0 raw send": by(700) },
       turnValid: { "turn-result": by(200), "turn-result v0 (1 step)": by(210) },
     },
     encode: {
@@ -31,7 +33,9 @@ test("a run within every bound meets every target", () => {
   const lines = run();
   assert.deepEqual(missed(lines), []);
   assert.ok(lines.every((l) => l.includes(": met")), lines.join("\n"));
-  assert.ok(lines.some((l) => l.includes("v0 raw send: met (1.33×)")));
+  assert.ok(lines.some((l) => l.includes("v0 raw send: met (1.33× a current deliver, 1.14× its own current form)")));
+  assert.ok(lines.some((l) => l.includes("v1 deliver (5 steps): met (1.17×)")));
+  assert.ok(lines.some((l) => l.includes("each older version (over version 6): met (the most: v0 (unversioned) 1.42×)")));
 });
 
 test("each figure past its bound misses its target, and names the figure", () => {
@@ -39,7 +43,9 @@ test("each figure past its bound misses its target, and names the figure", () =>
     [(r) => (r.perClass.valid["v0 raw send"].valibot.median = 1000), "valibot on v0 raw send 1.25×"],
     [(r) => (r.perClass.turnValid["turn-result"].zod.median = 250), "zod on turn control: turn-result 1.25×"],
     [(r) => (r.perClass.valid["current control"].plain.median = 90), "current control, 3.33×"],
-    [(r) => (r.perClass.valid["v0 raw send"] = by(1000)), "v0 raw send: **missed** (1.67×)"],
+    [(r) => (r.perClass.valid["v0 raw send"] = by(1000, 2000, 1000)), "v0 raw send: **missed** (1.67× a current deliver, 1.43× its own current form)"],
+    [(r) => (r.perClass.currentForms["v0 raw send"] = by(500)), "v0 raw send: **missed** (1.33× a current deliver, 1.60× its own current form)"],
+    [(r) => (r.perClass.perVersion["v0 (unversioned)"] = by(1000)), "(over version 6): **missed** (v0 (unversioned) 1.67×; the others at most v5 1.02×)"],
     [(r) => (r.perClass.turnValid["turn-result v0 (1 step)"] = by(320)), "turn-result v0 (1 step): **missed** (1.60×)"],
     [(r) => (r.decode.cold.wasm = [0.7, 0.7, 0.7]), "fresh node:vm context (each round's median over its contexts): **missed** (1.17×"],
     [(r) => (r.decode["cold-first"].wasm = [4, 4, 4]), "first context: **missed** (1.33×"],
