@@ -28,10 +28,22 @@ function measure(tables) {
   for (const [table, [cases, ops]] of Object.entries(tables)) {
     for (const name of Object.keys(cases)) for (const c of CONTENDERS) runs.push({ table, name, c, op: ops(c, name), samples: [] });
   }
+  const inOrder = [...runs];
   for (const run of runs) slice(run.op, 30); // warm-up
-  for (let r = 0; r < rounds; r++) for (const run of runs) run.samples.push(slice(run.op, 10));
+  // Each round in its own order (seeded, so runs repeat): what a slice inherits from the one
+  // before it (a heap near its next scavenge after a class that allocates much) falls on every
+  // class alike, not always on the one that follows the task rewrite.
+  let seed = 1;
+  const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) / 2 ** 24;
+  for (let r = 0; r < rounds; r++) {
+    for (let i = runs.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [runs[i], runs[j]] = [runs[j], runs[i]];
+    }
+    for (const run of runs) run.samples.push(slice(run.op, 10));
+  }
   const out = Object.fromEntries(Object.keys(tables).map((t) => [t, {}]));
-  for (const { table, name, c, samples } of runs) {
+  for (const { table, name, c, samples } of inOrder) {
     (out[table][name] ??= {})[c] = { median: median(samples), min: Math.min(...samples), max: Math.max(...samples) };
   }
   return out;
