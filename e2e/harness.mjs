@@ -257,6 +257,17 @@ export async function producer(port, dataDir, { deployments, deployment } = {}) 
     }
   }
 
+  /** Wait until `runId`'s event log holds at least `n` events of type `type`; returns how many it holds. */
+  async function waitEvents(runId, type, n, timeout = 60_000, every = 50) {
+    const until = Date.now() + timeout;
+    for (;;) {
+      const events = (await world.events.list({ runId, resolveData: "none", pagination: { limit: 10_000 } })).data;
+      const found = events.filter((e) => e.eventType === type).length;
+      if (found >= n || Date.now() > until) return found;
+      await sleep(every);
+    }
+  }
+
   /**
    * What a stalled run holds: its status, its events by type and the last six, its steps by
    * status and each one that did not complete.
@@ -273,5 +284,5 @@ export async function producer(port, dataDir, { deployments, deployment } = {}) 
     ].join("\n");
   }
 
-  return { world, api, workflow, hook, lookup, steps, waitSteps, diagnose, close: () => world.close?.() };
+  return { world, api, workflow, hook, lookup, steps, waitSteps, waitEvents, diagnose, close: () => world.close?.() };
 }

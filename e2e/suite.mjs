@@ -322,6 +322,12 @@ scenario("the run survives a kill -9 of the server mid-session, without loss or 
   await p.hook("restart-1");
   for (let j = 0; j < 5; j++) await send("restart-1", { kind: "send", payload: { message: `before ${j}` } });
   await p.waitSteps(run.runId, 5);
+  // The kill lands between messages, once the run's event log holds the fifth step's completion:
+  // a step's record and its step_completed event are two writes, and a kill between them (the
+  // record read as completed, the event never written) left a world-local run waiting for good
+  // on a step its store says is done, which no re-enqueue replays past (seen once: events
+  // step_started 5, step_completed 4; steps completed 5).
+  assert.equal(await p.waitEvents(run.runId, "step_completed", 5), 5);
   await server.kill();
   server = await startServer(PORT, DATA, APP);
   for (let j = 0; j < 5; j++) await send("restart-1", { kind: "send", payload: { message: `after ${j}` } });
