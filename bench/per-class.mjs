@@ -1,11 +1,10 @@
 // Per-decode time of every contender on each value class of ./classes.mjs (the session inbox's and
-// turn control's), in one process:
-// `node bench/per-class.mjs [ROUNDS]`; also the same deliver at every version (classes.mjs's
-// PER_VERSION) and each rewritten class's current form. Contenders and classes take turns in
-// short slices, round after round, so drift and other load hit them alike; each figure is the
-// median over the rounds (with
-// min–max), and each ratio is a contender's median time over hookwire's (above 1×, hookwire is
-// faster). Prints one JSON document; bench/run.mjs renders it.
+// turn control's; also the same deliver at every version, PER_VERSION, and each rewritten class's
+// current form), in one process: `node bench/per-class.mjs [ROUNDS]`. Contenders and classes
+// take turns in short slices, round after round, so drift and other load hit them alike; each
+// figure is the median over the rounds (with min–max), and each ratio is a contender's median
+// time over hookwire's (above 1×, hookwire is faster). Prints one JSON document; bench/run.mjs
+// renders it.
 import { currentForm, PER_VERSION, REJECTS, REWRITTEN, TURN_REJECTS, TURN_VALID, VALID } from "./classes.mjs";
 import { TURN_DECODERS } from "./contenders/turn-control.mjs";
 import { CONTENDERS } from "./mix.mjs";
@@ -14,7 +13,6 @@ import { median, slice } from "./slices.mjs";
 const rounds = Number(process.argv[2] ?? 21);
 const decoders = {};
 for (const c of CONTENDERS) decoders[c] = (await import(`./contenders/${c}.mjs`)).decode;
-
 
 /**
  * Per table, per class, per contender: the median time per decode over the rounds, with min–max.
