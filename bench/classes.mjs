@@ -51,7 +51,10 @@ export const PER_VERSION = {
  * the same (`currentForm`), so that a rewrite's cost is told apart from its content's.
  */
 export const REWRITTEN = ["v0 raw send", "v0 legacy deliver", "v3 task rewrite"];
-/** The version-6 form of `decoded`, a decode's output: what a current encoder writes for it. */
+/**
+ * A version-6 value that decodes to `decoded`, a decode's output: its fields, the version, and the
+ * first payload as the mirror (which decode drops; an encoder merges several payloads into it).
+ */
 export const currentForm = ({ kind, ...fields }) => ({ kind, version: 6, ...fields, payload: fields.payloads[0] });
 
 /** Rejects, by class: each is refused with the code named. */

@@ -193,20 +193,21 @@ const out = [];
     out.push("");
   };
   const calls = raw.results.calls;
-  const over = (table, of) => Object.entries(table).map(([n, by]) => `${n} ${(by.wasm.median / of(n)).toFixed(2)}×`).join(", ");
+  // Each class of `entries` as hookwire's time over `of(name)`.
+  const over = (entries, of) => entries.map(([n, by]) => `${n} ${(by.wasm.median / of(n)).toFixed(2)}×`).join(", ");
   classTable("valid values", perClass.valid, calls?.valid);
   const current = perClass.valid["current deliver"].wasm.median;
   out.push("Ratios: a contender's time over hookwire's; above 1× hookwire is faster. hookwire's time per older value over a current deliver: " +
-    over(Object.fromEntries(Object.entries(perClass.valid).filter(([n]) => !n.startsWith("current"))), () => current) + ".");
+    over(Object.entries(perClass.valid).filter(([n]) => !n.startsWith("current")), () => current) + ".");
   out.push("");
   if (perClass.perVersion) {
     classTable("the current deliver declaring each version", perClass.perVersion, calls?.perVersion);
     classTable("each rewritten class's current form", perClass.currentForms, calls?.currentForms);
     const v6 = perClass.perVersion["v6 (current)"].wasm.median;
     out.push("hookwire's time per version over the same deliver at version 6: " +
-      over(Object.fromEntries(Object.entries(perClass.perVersion).filter(([n]) => !n.startsWith("v6"))), () => v6) +
+      over(Object.entries(perClass.perVersion).filter(([n]) => !n.startsWith("v6")), () => v6) +
       "; each rewritten class over its current form (the version-6 value that decodes to the same): " +
-      over(Object.fromEntries(Object.keys(perClass.currentForms).map((n) => [n, perClass.valid[n]])), (n) => perClass.currentForms[n].wasm.median) + ".");
+      over(Object.keys(perClass.currentForms).map((n) => [n, perClass.valid[n]]), (n) => perClass.currentForms[n].wasm.median) + ".");
     out.push("");
   }
   classTable("rejects", perClass.rejects);

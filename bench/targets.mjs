@@ -35,10 +35,7 @@ const RIVALS = ["zod", "zod-mini", "valibot"];
 export function targets(results, entryBytes) {
   const lines = [];
   const { decode, perClass, encode } = results;
-  const classes = [
-    ...Object.entries(perClass.valid).map(([n, by]) => [n, by]),
-    ...Object.entries(perClass.turnValid).map(([n, by]) => [`turn control: ${n}`, by]),
-  ];
+  const classes = [...Object.entries(perClass.valid), ...Object.entries(perClass.turnValid).map(([n, by]) => [`turn control: ${n}`, by])];
 
   // 1. Per decode, valid values: against each rival, against the reference, older against current.
   const slow = [];

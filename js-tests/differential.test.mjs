@@ -1,9 +1,19 @@
 // Differential test: thousands of generated inputs, valid and invalid, decoded by the native CLI
-// (`hookwire decode --lines`) and by the wasm decoder give identical values and error codes.
+// (`hookwire decode --lines`) and by the wasm decoder give identical values, error codes and
+// messages (the JS host fills the templates the build numbered: js/decoder.js).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { test } from "node:test";
-import { canon, hookwireBin, wasmResult } from "./helpers.mjs";
+import { canon, hookwire, hookwireBin, wasmResult } from "./helpers.mjs";
+
+/** The message of the error decoding `value` throws. */
+function messageOf(value) {
+  try {
+    hookwire.decode(value);
+  } catch (e) {
+    return e.message;
+  }
+}
 
 /** A small seeded PRNG (mulberry32), so a failure can be replayed. */
 function rng(seed) {
@@ -95,6 +105,7 @@ test("native CLI and wasm decoder agree on 4000 generated inputs", () => {
       assert.equal(wasm.error?.code, native.error.code, `#${i} ${input}`);
       assert.equal(wasm.error?.version, native.error.version, `#${i} ${input}: version`);
       assert.equal(wasm.error?.path, native.error.path, `#${i} ${input}: path`);
+      assert.equal(messageOf(JSON.parse(input)), native.error.message, `#${i} ${input}: message`);
     }
   }
   assert.ok(ok > 500, `too few valid inputs (${ok})`);

@@ -11,8 +11,8 @@
 // that the generated tables agree and gives them once (hookwire:codes), with the details every
 // family has alike (COMMON_DETAILS: the first ones, each followed by "|"; a family's tables keep
 // the rest). Only an error needs them: the build packs them as text, split on "|" at the first
-// error (MESSAGES holds each code's template at the code's index, its placeholders numbered {0}-{3}), so a fresh context that
-// decodes without one never builds them.
+// error (MESSAGES holds each code's template at the code's index, its placeholders numbered
+// {0}–{3}), so a fresh context that decodes without one never builds them.
 import { CODES, COMMON_DETAILS, MESSAGES, NOT_OBJECT, UNREADABLE } from "hookwire:codes";
 import { host, IMPORTS, state, V } from "./host.js";
 import { fill, NativeError } from "./wire-error.js";

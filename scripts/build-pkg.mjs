@@ -278,9 +278,10 @@ const LAZY = {
 };
 /**
  * The placeholders of the message templates, numbered by their place here: js/decoder.js splits
- * a template on its braces and fills the odd pieces by number, which is cheaper than a replace
- * per placeholder (a reject's message is made per decode). Each may appear once in a template;
- * no other brace may.
+ * a template on its braces and fills the odd pieces by number from its `fields`, in this order,
+ * which is cheaper than a replace per placeholder (a reject's message is made per decode;
+ * js-tests/differential.test.mjs holds every message to the native decoder's). Each may appear
+ * once in a template; no other brace may.
  */
 const PLACEHOLDERS = ["version", "current", "path", "detail"];
 function numbered(template) {
