@@ -352,7 +352,10 @@ test("arrays claiming lengths they do not hold are refused at once", () => {
   }
   const sparse = [];
   sparse.length = 2 ** 32 - 1;
-  assert.equal(outcome(() => decode({ kind: "deliver", version: 1, payload: {}, payloads: sparse })).code, "NOT_OBJECT");
+  const refused = outcome(() => decode({ kind: "deliver", version: 1, payload: {}, payloads: sparse }));
+  assert.equal(refused.code, "NOT_OBJECT");
+  // Its message says what was refused: no getter threw here.
+  assert.match(refused.message, /a sparse array is too long/);
   const task = { inputRequests: sparse };
   assert.equal(outcome(() => decode({ kind: "deliver", version: 1, payload: { task }, payloads: [] })).code, "NOT_OBJECT");
   // A real array of any length, and a short sparse one, are read as they are.

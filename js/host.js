@@ -59,7 +59,8 @@ export const NAMES = /* @__PURE__ */ "memory type num get fields head which len 
  * (1,048,576) the array's own keys must be able to back the length: a sparse array or a proxy
  * can claim any length up to 2^32 − 1 at no cost, and the loops over it (here and in the
  * declared-version checks) would then run, and hold handles, for billions of elements that
- * are not there. So no loop over an array runs more than 2^20 times beyond what the array holds.
+ * are not there. So no loop over an array runs more than 2^20 times beyond what the array holds;
+ * such an array is refused as a value that cannot be read, whose detail names it.
  */
 const lengthOf = (a) => {
   try {

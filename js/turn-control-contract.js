@@ -17,7 +17,7 @@ export const DETAILS = [
   "a string",
   "an array",
   "a value JSON cannot hold",
-  "a value whose properties cannot be read (a getter or proxy trap threw)",
+  "a value that cannot be read (a getter or proxy trap threw, or a sparse array is too long)",
   "version is present but is not a number",
   "version is missing and this family has no unversioned era",
   "version is not an integer at or above the lowest version",

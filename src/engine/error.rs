@@ -89,8 +89,10 @@ table! {
         Array = 5 => "an array",
         /// A value JSON cannot hold was found (`undefined`, a function, a symbol, a bigint).
         NonJson = 6 => "a value JSON cannot hold",
-        /// Reading a property threw (a getter or a proxy trap).
-        Unreadable = 7 => "a value whose properties cannot be read (a getter or proxy trap threw)",
+        /// Reading a property threw (a getter or a proxy trap), or an array claimed a length past
+        /// 2^20 that its own elements do not back (JS only: the wasm host's loops never run over
+        /// elements that are not there).
+        Unreadable = 7 => "a value that cannot be read (a getter or proxy trap threw, or a sparse array is too long)",
         /// `version` is present but not a number.
         VersionNotNumber = 8 => "version is present but is not a number",
         /// `version` is absent and the family has no unversioned era.
