@@ -15,7 +15,7 @@ import { brotliCompressSync, gzipSync } from "node:zlib";
 import { CONTENDERS as DECODERS, MIX } from "./mix.mjs";
 import { bundle } from "./bundle.mjs";
 import { writeCharts } from "./charts.mjs";
-import { targets } from "./targets.mjs";
+import { pairedRatio, targets } from "./targets.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
@@ -219,7 +219,7 @@ const out = [];
 const TARGET_NAMES = Object.keys(zod.TARGETS);
 const per = (runs, t, set, key) => runs.map((x) => x[t][set][key]);
 const encodeRun = decodeOnly ? raw.encodeRun : { ...raw, rounds };
-out.push(`Encode — ${encodeOnly || decodeOnly ? `${encodeRun.date.slice(0, 10)}, ${encodeRun.cpu} ×${encodeRun.cores}, Node ${encodeRun.node}, ` : ""}${encodeRun.rounds} rounds, medians (min–max); ratio = hookwire / zod 4 (above 1×, hookwire is faster).`);
+out.push(`Encode — ${encodeOnly || decodeOnly ? `${encodeRun.date.slice(0, 10)}, ${encodeRun.cpu} ×${encodeRun.cores}, Node ${encodeRun.node}, ` : ""}${encodeRun.rounds} rounds, medians (min–max); ratio = hookwire / zod 4 (above 1×, hookwire is faster; the native encoder's, the median of each round's ratio: its process and zod 4's run one after the other).`);
 out.push("");
 out.push(`Native encoder (Rust) against zod 4 (Node), bench/commands.json: ${encode.native[0].v6.valid.commands} valid commands, ${encode.native[0].v6.rejects.commands} rejects.`);
 out.push("");
@@ -230,7 +230,7 @@ for (const set of ["valid", "rejects"]) {
     const rates = (runs, key) => per(runs, t, set, key).map((x) => x / 1e6);
     const [typed, value, zodValue] = [rates(encode.native, "typed"), rates(encode.native, "value"), rates(encode.zod, "value")];
     const [text, zodText] = [rates(encode.native, "text"), rates(encode.zod, "text")];
-    const ratio = (n, z) => `${(median(n) / median(z)).toFixed(1)}×`;
+    const ratio = (n, z) => `${pairedRatio(n, z).toFixed(1)}×`;
     out.push(
       `| ${t}, ${set} | ${stat(typed)} M/s | ${stat(value)} M/s | ${stat(zodValue)} M/s | **${ratio(typed, zodValue)}**, ${ratio(value, zodValue)} | ` +
         `${stat(text)} M/s | ${stat(zodText)} M/s | **${ratio(text, zodText)}** |`,
