@@ -1,4 +1,4 @@
-// The benchmark suite: `node bench/run.mjs [ROUNDS] [--encode-only | --decode-only]`. Every
+// The benchmark suite: `node bench/run.mjs [ROUNDS] [--encode-only | --decode-only | --tables]`. Every
 // contender runs in the same run, each measurement in a fresh process, ROUNDS rounds (default 4);
 // medians with min–max, as ratios to hookwire's wasm decoder (decode) or to zod 4 (encode). Raw
 // figures go to bench/results.json (`--encode-only` replaces only its encode figures,
@@ -20,9 +20,12 @@ import { pairedRatio, targets } from "./targets.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
 const args = process.argv.slice(2);
-const encodeOnly = args.includes("--encode-only");
+// `--tables` measures nothing: the tables, verdicts and charts again from results.json (after a
+// change to how they are made), which it leaves as it is.
+const tablesOnly = args.includes("--tables");
+const encodeOnly = tablesOnly || args.includes("--encode-only");
 // `--decode-only` runs the decode benchmarks and keeps the encode figures of results.json.
-const decodeOnly = args.includes("--decode-only");
+const decodeOnly = tablesOnly || args.includes("--decode-only");
 const rounds = Number(args.find((a) => /^\d+$/.test(a)) ?? 4);
 const canon = (v) => JSON.stringify(v, (_k, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -117,7 +120,7 @@ if (decodeOnly) {
   encode = previous.results.encode;
   raw.encodeRun = previous.encodeRun ?? { date: previous.date, node: previous.node, cpu: previous.cpu, cores: previous.cores, rounds: previous.rounds };
   raw.results.encode = encode;
-  writeFileSync(join(here, "results.json"), JSON.stringify(raw, null, 2) + "\n");
+  if (!tablesOnly) writeFileSync(join(here, "results.json"), JSON.stringify(raw, null, 2) + "\n");
 } else {
   const { encode: jsEncode } = (await import("node:module")).createRequire(import.meta.url)(join(root, "pkg", "encoder.cjs"));
   const { commands } = JSON.parse(readFileSync(join(here, "commands.json"), "utf8"));
