@@ -110,8 +110,8 @@ export function targets(results, entryBytes) {
 
   // 4. Encoders.
   const targetNames = Object.keys(encode.native[0]);
-  const per = (runs, t, set, key) => median(runs.map((r) => r[t][set][key]));
   const rounds = (runs, t, set, key) => runs.map((r) => r[t][set][key]);
+  const per = (runs, t, set, key) => median(rounds(runs, t, set, key));
   for (const [key, what] of [
     ["typed", "as a typed wire value"],
     ["text", "as wire text"],
