@@ -22,7 +22,7 @@ export const PAGES = 1;
 /** A fresh memory of a decoder's size (js/inline.js unpacks the module in one). */
 export const newMemory = () => new WebAssembly.Memory({ __proto__: null, initial: PAGES });
 /** The codes and the message templates (each at its code's index, split), once parsed. */
-let errors = null;
+let errors;
 
 /**
  * The decoder of family `f` — its generated tables (`FAMILY`, `WIRE_VERSION`, `S` symbols, `K`
@@ -37,14 +37,16 @@ let errors = null;
  * every family's decode errors equal to the ones its class makes).
  */
 export function family(f, ErrorClass) {
-  let failure = null;
-  let module = null;
-  let wasm = null;
+  // Each is set before it is read: `load` runs when an entry is imported, and sets `failure` to
+  // an error or null (an error is the one truthy value it takes).
+  let failure;
+  let module;
+  let wasm;
   /** The decode export of the current instance. */
-  let run = null;
+  let run;
   /** The memory of the current instance, and the one its first instance takes. */
-  let memory = null;
-  let first = null;
+  let memory;
+  let first;
   /** Whether something unwound through the instance: the next decode starts a fresh one. */
   let stale = false;
   /** How many decodes are running (a getter of a value being decoded may decode). */
@@ -63,7 +65,7 @@ export function family(f, ErrorClass) {
   }
 
   /** This family's details, once parsed. */
-  let details = null;
+  let details;
   /**
    * The arguments of the error of code `c` (its index), about `version` (NaN: none); `where`,
    * the detail (its index) plus 256 × (1 + the symbol of the field it is at), `index` the element
@@ -99,7 +101,7 @@ export function family(f, ErrorClass) {
         instantiate();
         failure = null;
       } catch (cause) {
-        const why = cause && cause.message ? cause.message : String(cause);
+        const why = cause?.message || String(cause);
         failure = new Error(`hookwire: the ${f.FAMILY} decoder cannot start: ${why} (it needs ${needs})`, { cause });
         failure.name = "HookwireStartError";
       }
@@ -107,7 +109,7 @@ export function family(f, ErrorClass) {
     },
 
     decode(value) {
-      if (failure !== null) throw failure;
+      if (failure) throw failure;
       /** The arguments of the error this decode throws. */
       let why;
       // Decodes nested in getters (even of the value itself) stop four deep: each level may read a
@@ -157,7 +159,7 @@ export function family(f, ErrorClass) {
      * handles when it returns).
      */
     memoryStats() {
-      if (failure !== null) throw failure;
+      if (failure) throw failure;
       return { memoryBytes: memory.buffer.byteLength, tableSlots: 0, handles: state.n };
     },
   };

@@ -276,11 +276,7 @@ export const host = [
     return 0;
   },
   /** set */
-  (obj, key, h) => {
-    const k = state.F.S[key];
-    put(V[obj], k, V[h]);
-    return 0;
-  },
+  (obj, key, h) => (put(V[obj], state.F.S[key], V[h]), 0),
 ];
 
 /** The import object of every decoder module and of the unpacker (js/unpack.wat imports "a" "0", the memory). */
