@@ -37,8 +37,10 @@ export const VALID = {
 /**
  * The same deliver (the current one above) declaring each version, and unversioned (version 0:
  * decode's own output, which decodes to itself): from 5 down to 1 the steps up are pure bumps
- * (a v1 value's declared-version check shows they change nothing), version 0 runs the frozen
- * 0 → 1 migration first. What each version costs over the current one, content held equal.
+ * (a v1 value's declared-version check shows they change nothing), and at version 0 the session
+ * inbox's shortcut shows that the steps, from the frozen 0 → 1 migration on, change nothing the
+ * decode reads (its payloads hold no task). What each version costs over the current one,
+ * content held equal.
  */
 export const PER_VERSION = {
   ...Object.fromEntries([6, 5, 4, 3, 2, 1].map((v) => [`v${v}${v === 6 ? " (current)" : ""}`, deliverAt(v)])),

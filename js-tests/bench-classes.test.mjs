@@ -68,7 +68,12 @@ test("host calls: a pure bump crosses nothing per step, a current form as few as
   assert.equal(total("perVersion", "v2"), total("perVersion", "v3"));
   assert.equal(total("perVersion", "v1"), total("perVersion", "v3"));
   assert.ok(total("perVersion", "v3") > current, "a v3 value's tasks are read");
-  assert.ok(total("perVersion", "v0 (unversioned)") > total("perVersion", "v1"), "version 0 runs the 0 → 1 migration");
+  // An unversioned deliver whose payloads hold no task is taken as current by the session
+  // inbox's shortcut: its payloads are read, typed and scanned, and whether it reads as its copy
+  // asked (its mirror is asked as a current deliver's is); no step runs (a raw send runs them).
+  assert.equal(total("perVersion", "v0 (unversioned)"), current + 4, "the shortcut's four questions");
+  assert.equal(total("valid", "v0 legacy deliver"), current + 4, "the shortcut's four questions");
+  assert.ok(total("valid", "v0 raw send") > total("perVersion", "v1"), "a raw send runs the 0 → 1 migration");
   for (const name of REWRITTEN) assert.equal(total("currentForms", name), current, name);
   // Each count is the sum of the imports called, and a decode asks its head and its fields.
   for (const set of Object.values(calls)) {

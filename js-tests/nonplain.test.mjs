@@ -69,6 +69,40 @@ test("a throwing getter anywhere the decoder reads is a typed error", () => {
   assert.equal(code(legacy), "NOT_OBJECT", "copying a legacy deliver reads every key");
 });
 
+test("an unversioned deliver taken as current answers what running every step answers, whatever it is made of", () => {
+  // The session inbox's shortcut takes an unversioned deliver as current only when it reads as
+  // the copy step 0 → 1 makes (no non-enumerable own property, every value readable) and its
+  // payloads are objects without a task; anything else runs the steps. Each answer here is the
+  // one the decoder gave before the shortcut existed.
+  const boom = () => {
+    throw new Error("boom");
+  };
+  const hidden = (o, k, value) => Object.defineProperty(o, k, { value, enumerable: false });
+  const getter = (o, k, get) => Object.defineProperty(o, k, { get, enumerable: true });
+  const cases = [
+    [hidden({ kind: "deliver", payloads: [{}] }, "auth", null), { kind: "deliver", payloads: [{}] }],
+    [hidden({ kind: "deliver", payloads: [{}], requestId: "r" }, "extra", 1), { kind: "deliver", payloads: [{}], requestId: "r" }],
+    [hidden({ kind: "deliver" }, "payloads", [{}]), "INVALID /payloads"],
+    [{ kind: "deliver", payloads: [getter({}, "task", boom)] }, "NOT_OBJECT"],
+    [{ kind: "deliver", payloads: [getter({}, "task", boom), 5] }, "LEGACY_SHAPE"],
+    [getter({ kind: "deliver" }, "payloads", boom), "NOT_OBJECT"],
+    [new Proxy({ kind: "deliver", payloads: [{ m: 1 }], requestId: "r" }, {}), { kind: "deliver", payloads: [{ m: 1 }], requestId: "r" }],
+    [getter({ kind: "deliver", payloads: [{}] }, Symbol("s"), boom), { kind: "deliver", payloads: [{}] }],
+    [{ kind: "deliver", payloads: [, {}] }, "LEGACY_SHAPE"],
+    [Object.create({ payloads: [{}] }, { kind: { value: "deliver", enumerable: true } }), "LEGACY_SHAPE"],
+    [{ kind: "deliver", payloads: new Proxy([{}], { get: (t, k) => (k === "length" ? 2 ** 31 : t[k]) }) }, "NOT_OBJECT"],
+    [{ kind: "deliver", payloads: [Object.create({ task: { inputRequests: [{ hookPayload: 1 }] } })] }, { kind: "deliver", payloads: [{}] }],
+    [{ kind: "deliver", payloads: [{}], auth: 5 }, "INVALID /auth"],
+    [{ kind: "deliver", payloads: [{}], payload: null, version: 0 }, { kind: "deliver", payloads: [{}] }],
+  ];
+  for (const [value, want] of cases) {
+    const r = wasmResult(value);
+    if (typeof want === "string") assert.equal(r.error && `${r.error.code}${r.error.path ? ` ${r.error.path}` : ""}`, want);
+    else assert.equal(JSON.stringify(r.ok), JSON.stringify(want));
+  }
+  stillWorks();
+});
+
 test("a getter that decodes re-entrantly does not confuse the decoder", () => {
   const inner = { kind: "clear", version: 9 };
   const outer = {

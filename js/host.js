@@ -72,12 +72,16 @@ const lengthOf = (a) => {
 };
 /** len: the length of the array V[h] (lengthOf). */
 const len = (h) => lengthOf(V[h]);
-/** The index of the first element of the array `a` that is not an own non-null, non-array object, or -1 (reading it may throw). */
-const firstNonObject = (a) => {
+/**
+ * The index of the first element of the array `a` that is not an own non-null, non-array object,
+ * or -1 (reading it may throw); given a key `k`, also of the first such object that has `k` as
+ * an own property.
+ */
+const firstNonObject = (a, k) => {
   const n = lengthOf(a);
   for (let i = 0; i < n; i++) {
     const x = own(a, i);
-    if (typeof x !== "object" || x === null || Array.isArray(x)) return i;
+    if (typeof x !== "object" || x === null || Array.isArray(x) || (k && own(x, k) !== undefined)) return i;
   }
   return -1;
 };
@@ -202,13 +206,18 @@ export const host = [
     return typeof v === "string" ? state.F.S.indexOf(v) : -1;
   },
   len,
-  /** objects: the index of the first element of the array V[h] that is not an own non-null, non-array object, or -1. */
-  (h) => {
+  /**
+   * objects: the index of the first element of the array V[h] that is not an own non-null,
+   * non-array object, or -1. Given a key (its symbol; 0, `version`'s, for none), also of the
+   * first that has the key as an own property, and 0 when a read threw, which is then not
+   * counted: the decoder asks it before steps that make the same reads, and runs them when the
+   * answer is not -1 (their reads count what fails).
+   */
+  (h, key, _c) => {
     try {
-      return firstNonObject(V[h]);
+      return firstNonObject(V[h], key && state.F.S[key]);
     } catch {
-      state.x++;
-      return 0;
+      return key || state.x++, 0;
     }
   },
   /** at: the handle of the own element V[arr][i] (undefined for a hole, or when reading it threw). */
@@ -225,19 +234,21 @@ export const host = [
    * {} if copying threw. Each key is assigned to a fresh literal (defined where Object.prototype
    * has the key, so that an own "__proto__" key stays a key and no inherited setter runs): a
    * spread copy would be as correct, but V8 makes adding a key to a spread copy (the `version` a
-   * step sets) cost several times the copy itself.
+   * step sets) cost several times the copy itself. Dry (a negative `h`, the handle's bitwise
+   * not): whether V[~h] reads as its copy, nothing built: true (1) when every own property of it
+   * is an enumerable string-keyed one (the values read as a copy reads them), else false — also
+   * when a read threw, which is then not counted: the decoder asks it before steps that copy
+   * V[~h], and runs them on a 0 (their reads count what fails).
    */
   (h) => {
     try {
-      const src = V[h];
+      const src = V[h < 0 ? ~h : h];
+      if (h < 0) return Object.values(src).length === Object.getOwnPropertyNames(src).length;
       const out = {};
-      for (const k of Object.keys(src)) {
-        put(out, k, src[k]);
-      }
+      for (const k of Object.keys(src)) put(out, k, src[k]);
       return hold(out);
     } catch {
-      state.x++;
-      return hold({});
+      return h < 0 ? 0 : (state.x++, hold({}));
     }
   },
   /** object */

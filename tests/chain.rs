@@ -52,6 +52,7 @@ fn walks_every_step_to_current() {
         initial: Some(0),
         steps: &steps,
         declared: None,
+        unversioned: None,
     };
     assert_eq!(
         walk(&chain, json!({"kind": "a"})),
@@ -74,6 +75,7 @@ fn a_missing_step_is_a_migration_error() {
         initial: Some(0),
         steps: &steps,
         declared: None,
+        unversioned: None,
     };
     assert_eq!(walk(&chain, json!({})), Err(ErrorCode::Migration));
     assert_eq!(walk(&chain, json!({"version": 1})), Err(ErrorCode::Migration));
@@ -91,6 +93,7 @@ fn a_step_that_skips_a_version_is_a_migration_error() {
         initial: Some(0),
         steps: &steps,
         declared: None,
+        unversioned: None,
     };
     assert_eq!(walk(&chain, json!({})), Err(ErrorCode::Migration));
 }
@@ -107,6 +110,7 @@ fn a_step_declaring_the_wrong_version_is_a_migration_error() {
         initial: Some(0),
         steps: &steps,
         declared: None,
+        unversioned: None,
     };
     assert_eq!(walk(&chain, json!({})), Err(ErrorCode::Migration));
 }
@@ -123,6 +127,7 @@ fn without_an_initial_version_a_version_is_required_and_at_least_one() {
         initial: None,
         steps: &steps,
         declared: None,
+        unversioned: None,
     };
     assert_eq!(walk(&chain, json!({})), Err(ErrorCode::MalformedVersion));
     assert_eq!(walk(&chain, json!({"version": 0})), Err(ErrorCode::MalformedVersion));
@@ -141,6 +146,7 @@ fn version_rules_in_order() {
         initial: Some(0),
         steps: &steps,
         declared: None,
+        unversioned: None,
     };
     for v in [json!(null), json!([]), json!("x"), json!(1), json!(true)] {
         assert_eq!(walk(&chain, v), Err(ErrorCode::NotObject));
@@ -187,6 +193,7 @@ fn pure_bumps_copy_nothing_and_a_rewritten_value_leaves_declaring_current() {
         initial: Some(0),
         steps: &steps,
         declared: Some(refuse_version_2),
+        unversioned: None,
     };
     assert_eq!(walk(&chain, json!({"version": 1, "kind": "a"})), Ok(None));
     assert_eq!(
@@ -224,6 +231,7 @@ fn a_step_the_declared_check_shows_to_be_a_bump_is_not_run() {
         initial: None,
         steps: &steps,
         declared: Some(claim_step_1),
+        unversioned: None,
     };
     assert_eq!(walk(&chain, json!({"version": 1, "same": true})), Ok(None));
     assert_eq!(
@@ -238,6 +246,7 @@ fn a_step_the_declared_check_shows_to_be_a_bump_is_not_run() {
         initial: None,
         steps: &steps[..1],
         declared: Some(claim_step_1),
+        unversioned: None,
     };
     assert_eq!(
         walk(&chain, json!({"version": 1, "same": true})),
@@ -269,6 +278,7 @@ fn a_deferred_step_runs_only_when_the_decode_without_it_fails() {
         initial: Some(0),
         steps: &steps,
         declared: None,
+        unversioned: None,
     };
     let both = |v: Value| {
         let every_step = decode(&mut JsonHost::new(SYMS), &chain, KINDS, &[Sym(2)], &v).map_err(|e| e.code);

@@ -63,6 +63,7 @@ fn decode_on<H: Host + 'static>(h: &mut H, v: &H::Value) -> Result<H::Value, Dec
         initial: None,
         steps: &[],
         declared: None,
+        unversioned: None,
     };
     hookwire::decode::decode(h, &chain, KINDS, &[Sym(3)], v)
 }

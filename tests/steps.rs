@@ -249,3 +249,102 @@ fn the_steps_the_declared_check_claims_are_bumps_change_nothing() {
     assert!(claims > 50, "too few claims checked ({claims})");
     common::report(failures);
 }
+
+/// Every decode fixture's input without its `version` (an unversioned value of every kind and
+/// shape the fixtures hold) and without its mirror, decode's output of each (itself
+/// unversioned), and variants of each
+/// with a task or an old-form input request in a payload or the mirror, a payload that is not an
+/// object, and a mirror of each type (what decides whether decode takes the shortcut).
+fn unversioned_inputs() -> Vec<(String, Value)> {
+    let mut base = Vec::new();
+    for dir in DECODE_DIRS {
+        for case in cases(dir) {
+            let Some(map) = case.data["input"].as_object() else {
+                continue;
+            };
+            let mut bare = map.clone();
+            bare.remove("version");
+            if bare.contains_key("payload") {
+                let mut without = bare.clone();
+                without.remove("payload");
+                base.push((
+                    format!("{} unversioned, without its mirror", case.name),
+                    Value::Object(without),
+                ));
+            }
+            let bare = Value::Object(bare);
+            if let Ok(out) = hookwire::session_inbox::decode(&bare) {
+                base.push((format!("{} decoded", case.name), out));
+            }
+            base.push((format!("{} unversioned", case.name), bare));
+        }
+    }
+    let old_form = json!({"inputRequests": [{"taskId": "t", "hookPayload": {"childContinuationToken": "c",
+        "event": {"requests": [1, 2], "sequence": 0, "stepIndex": 1, "turnId": "u"}}}]});
+    let malformed = json!({"inputRequests": [{"hookPayload": {}}]});
+    let mut out = Vec::new();
+    for (name, v) in base {
+        let mut variants = vec![(name.clone(), v.clone())];
+        for (what, task) in [
+            ("a task", json!({"id": "t"})),
+            ("an old-form input request", old_form.clone()),
+            ("a malformed one", malformed.clone()),
+        ] {
+            let mut with = v.clone();
+            if let Some(p) = with
+                .get_mut("payloads")
+                .and_then(|p| p.get_mut(0))
+                .and_then(Value::as_object_mut)
+            {
+                p.insert("task".into(), task.clone());
+                variants.push((format!("{name}, {what} in a payload"), with));
+            }
+            let mut with = v.clone();
+            with["payload"] = json!({"task": task});
+            variants.push((format!("{name}, {what} in the mirror"), with));
+            let mut with = v.clone();
+            with["payloads"] = json!([{"message": "m"}, {"task": task}]);
+            variants.push((format!("{name}, {what} in its second payload"), with));
+        }
+        for (what, value) in [
+            ("a payload that is not an object", json!([{}, 5])),
+            ("payloads that are no array", json!({"0": {}})),
+        ] {
+            let mut with = v.clone();
+            with["payloads"] = value;
+            variants.push((format!("{name}, {what}"), with));
+        }
+        for mirror in [json!(null), json!([]), json!("m"), json!({}), json!({"task": null})] {
+            let mut with = v.clone();
+            with["payload"] = mirror.clone();
+            variants.push((format!("{name}, the mirror {mirror}"), with));
+        }
+        out.extend(variants);
+    }
+    out
+}
+
+#[test]
+fn the_shortcut_of_an_unversioned_value_answers_what_running_every_step_answers() {
+    // Decode takes an unversioned value as current, as it is, where the family's shortcut has
+    // shown the steps change nothing the decode reads: it must answer exactly what running them
+    // does, value or error.
+    let inputs = unversioned_inputs();
+    let taken: Vec<&Value> = inputs
+        .iter()
+        .filter(|(_, v)| hookwire::session_inbox::invariants::check_unversioned(v))
+        .map(|(_, v)| v)
+        .collect();
+    let refused = taken
+        .iter()
+        .filter(|v| hookwire::session_inbox::decode(v).is_err())
+        .count();
+    assert!(
+        taken.len() > 50,
+        "the shortcut was taken too rarely ({} of {})",
+        taken.len(),
+        inputs.len()
+    );
+    assert!(refused > 5, "too few values the shortcut took were refused ({refused})");
+    assert!(inputs.len() - taken.len() > 1000, "the steps ran too rarely");
+}

@@ -23,6 +23,16 @@ pub type Up<H> = fn(&mut H, &<H as Host>::Value) -> Result<Option<<H as Host>::V
 /// family's claims to its steps).
 pub type Declared<H> = fn(&mut H, &<H as Host>::Value, u32, Option<Sym>) -> Result<u32, DecodeError>;
 
+/// A family's shortcut for decoding a value at its initial version (an unversioned one), given
+/// the symbol its `kind` is: whether decode may take the value as current, as it is, the family
+/// having shown that no step refuses it and that it reads as the walk of every step would (the
+/// same kind, the same fields of that kind), so that decode answers exactly what running them
+/// answers, value or error. It never refuses (unversioned values are not checked for what their
+/// version may carry), and reads only what the steps read (tests hold every family's shortcut to
+/// running every step). Decode's walk takes it; [`run`], whose value must leave declaring the
+/// current version, does not.
+pub type Unversioned<H> = fn(&mut H, &<H as Host>::Value, Option<Sym>) -> bool;
+
 /// A one-step migration `from → to` (`to` must be `from + 1`): the `up` half of a step pair.
 pub struct Step<H: Host> {
     /// The version it reads.
@@ -43,12 +53,15 @@ pub struct Chain<'a, H: Host> {
     pub steps: &'a [Step<H>],
     /// What a declared version may carry (contract §11), if the family says.
     pub declared: Option<Declared<H>>,
+    /// The shortcut decode may take for an unversioned value, if the family has one.
+    pub unversioned: Option<Unversioned<H>>,
 }
 
 /// The result of the chain: the input itself when no step had to rewrite it, else a new value.
 pub enum Walked<V> {
     /// The input reads as the current version as it is (it declares it, or only version bumps
-    /// separate it from it).
+    /// separate it from it; or, in decode's walk, a family's [`Unversioned`] shortcut took it
+    /// as current).
     Current,
     /// The migrated value.
     Migrated(V),
@@ -91,14 +104,20 @@ pub fn walk<H: Host>(
     chain: &Chain<'_, H>,
     value: &H::Value,
 ) -> Result<(Walked<H::Value>, Head), DecodeError> {
-    walk_deferring(h, chain, value, 0, &mut false)
+    // No shortcut: a value leaves `run` declaring the current version.
+    let chain = Chain {
+        unversioned: None,
+        ..*chain
+    };
+    walk_deferring(h, &chain, value, 0, &mut false)
 }
 
 /// [`walk`], passing over each step that starts below version `below` as if it were a pure bump
 /// (it is still looked up and checked to go one version up); `passed_over` is set when it passes
 /// over one. Only for steps that refuse and never rewrite, whose every refusal the decode after
-/// the walk restates: decode ([`crate::decode::decode_deferring`]) walks again, running them,
-/// whenever it fails after one was passed over.
+/// the walk restates. Decode ([`crate::decode::decode_deferring`]) walks again, running every
+/// step, whenever it fails after one was passed over. A value at the initial version that the
+/// family's [`Unversioned`] shortcut takes is answered as current, as it is.
 pub fn walk_deferring<H: Host>(
     h: &mut H,
     chain: &Chain<'_, H>,
@@ -137,7 +156,11 @@ pub fn walk_deferring<H: Host>(
             }
         }
     };
-    if version == current {
+    let shortcut = match chain.unversioned {
+        Some(taken) if chain.initial == Some(version) => taken(h, value, head.kind),
+        _ => false,
+    };
+    if version == current || shortcut {
         return Ok((Walked::Current, head));
     }
     let mut walked: Option<H::Value> = None;

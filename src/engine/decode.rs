@@ -89,7 +89,9 @@ pub struct KindSpec {
     pub fields: &'static [FieldSpec],
 }
 
-/// Decode `value` for a family given its chain, its kinds and the symbols of those kinds.
+/// Decode `value` for a family given its chain, its kinds and the symbols of those kinds. An
+/// unversioned value the family's shortcut takes as current ([`chain::Unversioned`]) is decoded
+/// as it is, with the answer running every step gives.
 pub fn decode<H: Host>(
     h: &mut H,
     chain: &Chain<'_, H>,

@@ -141,6 +141,20 @@ pub trait Host {
     /// The index of the first element of the array `arr` that is not a non-null, non-array
     /// object (one question per array, whatever its length).
     fn first_non_object(&mut self, arr: &Self::Value) -> Result<Option<u32>, Infallible>;
+    /// Whether `arr` is an array whose every element is a non-null, non-array object with no own
+    /// property `key`, in one question where a host pays per question. A read that fails makes
+    /// it `false` and is not reported: the decode asks it only before steps that make the same
+    /// reads (and report what fails), which it runs when the answer is `false`.
+    fn objects_without(&mut self, arr: &Self::Value, key: Sym) -> bool {
+        if self.type_of(arr) != Type::Array || !matches!(self.first_non_object(arr), Ok(None)) {
+            return false;
+        }
+        let Ok(n) = self.len(arr);
+        (0..n).all(|i| {
+            let Ok(x) = self.at(arr, i);
+            matches!(self.get(&x, key), Ok(None))
+        })
+    }
     /// The length of the array `arr`.
     fn len(&mut self, arr: &Self::Value) -> Result<u32, Infallible>;
     /// The element `i` of the array `arr`, as it is (`undefined` for a hole in JS).
@@ -150,6 +164,15 @@ pub trait Host {
     fn object(&mut self) -> Self::Value;
     /// A new plain object with the own enumerable properties of `obj` (a shallow copy).
     fn copy_object(&mut self, obj: &Self::Value) -> Result<Self::Value, Infallible>;
+    /// Whether the object `obj` reads as its copy ([`Host::copy_object`]) would: every own
+    /// property of it is one a copy takes. Nothing is built. A read that fails makes it `false`
+    /// and is not reported: the decode asks it only before steps that copy `obj` (and report
+    /// what fails), which it runs when the answer is `false`. A host whose copies take every
+    /// property (parsed JSON) answers `true` without reading.
+    fn reads_as_copy(&mut self, obj: &Self::Value) -> bool {
+        let _ = obj;
+        true
+    }
     /// Set `key` on an object this host built.
     fn set(&mut self, obj: &mut Self::Value, key: Sym, v: Self::Value);
     /// A one-element array.

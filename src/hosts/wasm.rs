@@ -33,7 +33,7 @@ extern "C" {
     fn num(v: i32, _b: i32) -> f64;
     fn get(obj: i32, key: i32, _c: i32) -> i32;
     fn which(v: i32) -> i32;
-    fn objects(arr: i32) -> i32;
+    fn objects(arr: i32, key: i32, _c: i32) -> i32;
     fn len(arr: i32) -> i32;
     fn at(arr: i32, i: i32, _c: i32) -> i32;
     fn copy(obj: i32) -> i32;
@@ -102,8 +102,13 @@ impl Host for JsHost {
     }
 
     fn first_non_object(&mut self, arr: &i32) -> Result<Option<u32>, Infallible> {
-        let i = objects(*arr);
+        let i = objects(*arr, 0, 0);
         Ok((i >= 0).then_some(i as u32))
+    }
+
+    fn objects_without(&mut self, arr: &i32, key: Sym) -> bool {
+        // `objects` reads the length of arrays only (of anything else, it counts a failed read).
+        self.type_of(arr) == Type::Array && objects(*arr, i32::from(key.0), 0) < 0
     }
 
     fn len(&mut self, arr: &i32) -> Result<u32, Infallible> {
@@ -120,6 +125,11 @@ impl Host for JsHost {
 
     fn copy_object(&mut self, obj: &i32) -> Result<i32, Infallible> {
         Ok(copy(*obj))
+    }
+
+    fn reads_as_copy(&mut self, obj: &i32) -> bool {
+        // A dry copy (a handle's bitwise not): nothing built.
+        copy(!*obj) != 0
     }
 
     fn set(&mut self, obj: &mut i32, key: Sym, v: i32) {

@@ -2,7 +2,8 @@
 //! `version` key is present and equals N is refused with `MISDECLARED_VERSION` when it carries
 //! what version N cannot have. Run by the chain before the walk, on the input as declared;
 //! unversioned values are not checked (decode's own output is unversioned and must keep
-//! decoding to itself).
+//! decoding to itself). For them, [`unversioned`] tells decode whether it may take the value
+//! as current instead of running the steps (a shortcut, exactly as good); it never refuses.
 //! This module may import only the host trait, the decode error and the family's symbols.
 
 use crate::error::{DecodeError, Detail, ErrorCode};
@@ -50,6 +51,21 @@ pub fn check<H: Host>(h: &mut H, value: &H::Value, version: u32, kind: Option<Sy
     } else {
         4
     })
+}
+
+/// The shortcut of an unversioned value (see [`crate::chain::Unversioned`]): whether decode may
+/// take it as current, as it is. So for a deliver whose payloads are objects without a `task`,
+/// which has no mirror and which reads as its copy: run on it, step 0 → 1 copies it and sets its
+/// version, 1 → 2 adds an empty mirror, 3 → 4 rewrites only tasks, and the others are pure
+/// bumps, so the walked value is the copy with a version and a mirror, neither of which decode
+/// reads, and no step refuses it. The shortcut reads what the steps read, in their order (the
+/// payloads before the copy, as 0 → 1 does; the mirror after it). A send (rebuilt by 0 → 1), a
+/// deliver with a mirror (never written unversioned) and the other kinds run the steps.
+pub fn unversioned<H: Host>(h: &mut H, value: &H::Value, kind: Option<Sym>) -> bool {
+    kind == Some(DELIVER)
+        && matches!(h.get(value, PAYLOADS), Ok(Some(list)) if h.objects_without(&list, TASK))
+        && h.reads_as_copy(value)
+        && matches!(h.get(value, PAYLOAD), Ok(None))
 }
 
 /// Every payload's and the mirror's `task`, read once (whatever the kind): [`HAS_OPERATIONS`] when

@@ -1,8 +1,10 @@
 //! The session inbox's own invariants, beside the family-generic ones of `crate::invariants`
-//! (the fuzz targets `chain` and `negotiate` run both): the declared-version chain and
-//! negotiation's lookups.
+//! (the fuzz targets `chain` and `negotiate` run both): the declared-version chain, the shortcut
+//! of an unversioned value's decode, and negotiation's lookups.
 
 use crate::chain::{self, Chain, Walked};
+use crate::decode;
+use crate::host::{Host, Type, Version};
 use crate::json::JsonHost;
 use crate::session_inbox::target::{negotiate, Destination, Hook, Options, ReceiverAddress};
 use crate::session_inbox::{self, symbols::SYMBOLS, WIRE_VERSION};
@@ -18,7 +20,8 @@ fn claiming_nothing(h: &mut JsonHost, v: &Value, n: u32, kind: Option<crate::hos
 /// The chain leaves a value declaring exactly the current version (or the input itself, when
 /// it declares a version from which only pure bumps lead to the current one), or refuses it;
 /// and it answers the same when it runs the steps the declared-version check claimed to be
-/// pure bumps.
+/// pure bumps; and decode answers the same without the shortcut of an unversioned value
+/// ([`check_unversioned`]).
 pub fn check_chain(v: &Value) {
     let steps = session_inbox::steps::<JsonHost>();
     let chain = Chain {
@@ -26,6 +29,7 @@ pub fn check_chain(v: &Value) {
         initial: Some(0),
         steps: &steps,
         declared: Some(session_inbox::declared::check::<JsonHost>),
+        unversioned: None,
     };
     let every_step = Chain {
         declared: Some(claiming_nothing),
@@ -39,6 +43,7 @@ pub fn check_chain(v: &Value) {
         Err(e) => Err(e.code),
     };
     assert_eq!(outcome(&walked), outcome(&unclaimed), "a claimed bump changed the walk of {v}");
+    check_unversioned(v);
     match walked {
         Ok(Walked::Current) => {
             let declared = v["version"].as_f64().unwrap_or(0.0);
@@ -50,6 +55,33 @@ pub fn check_chain(v: &Value) {
             "{e:?} on {v}"
         ),
     }
+}
+
+/// Decode, which takes an unversioned value the session inbox's shortcut
+/// (`declared::unversioned`) takes as current as it is, answers exactly what a decode running
+/// every step answers: the same value, or the same error (code, version, detail). Answers
+/// whether the shortcut was taken.
+pub fn check_unversioned(v: &Value) -> bool {
+    let steps = session_inbox::steps::<JsonHost>();
+    let every_step = Chain {
+        current: WIRE_VERSION,
+        initial: session_inbox::REGISTRY.initial,
+        steps: &steps,
+        declared: Some(session_inbox::declared::check::<JsonHost>),
+        unversioned: None,
+    };
+    let (kinds, kind_syms) = (session_inbox::KINDS, session_inbox::KIND_SYMS);
+    let all = decode::decode(&mut JsonHost::new(SYMBOLS), &every_step, kinds, kind_syms, v);
+    let answer = session_inbox::decode_on(&mut JsonHost::new(SYMBOLS), v);
+    assert_eq!(answer, all, "the shortcut changed the decode of {v}");
+    let mut h = JsonHost::new(SYMBOLS);
+    let head = h.head(v);
+    let unversioned = match head.version {
+        Version::Absent => true,
+        Version::Number(n) => n == 0.0,
+        Version::NotNumber => false,
+    };
+    head.ty == Type::Object && unversioned && session_inbox::declared::unversioned(&mut h, v, head.kind)
 }
 
 /// Negotiation makes at most two lookups, resumes an inspected hook when it made any, and

@@ -208,6 +208,7 @@ pub fn decode_on<H: Host + 'static>(h: &mut H, value: &H::Value) -> Result<H::Va
         initial: REGISTRY.initial,
         steps: &Steps::<H>::ALL,
         declared: Some(declared::check::<H>),
+        unversioned: Some(declared::unversioned::<H>),
     };
     crate::decode::decode(h, &chain, KINDS, KIND_SYMS, value)
 }

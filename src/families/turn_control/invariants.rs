@@ -43,6 +43,7 @@ pub fn check_deferred(v: &Value) {
         initial: tc::REGISTRY.initial,
         steps: &steps,
         declared: None,
+        unversioned: None,
     };
     let every_step = decode::decode(&mut JsonHost::new(tc::SYMBOLS), &chain, tc::KINDS, tc::KIND_SYMS, v);
     let deferring = tc::decode_on(&mut JsonHost::new(tc::SYMBOLS), v);

@@ -134,6 +134,7 @@ pub fn decode_on<H: Host + 'static>(h: &mut H, value: &H::Value) -> Result<H::Va
         initial: REGISTRY.initial,
         steps: &Steps::<H>::ALL,
         declared: None,
+        unversioned: None,
     };
     // Step 0 → 1 only refuses a turn-result whose `action` is not an object with a string
     // `kind`, which the envelope of the current turn-result (`action`: required, KindedObject)
