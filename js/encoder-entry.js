@@ -59,6 +59,8 @@ let instance = null;
 const tapeTargets = new Map();
 /** The room the module made for a command's tape (`tape_reserve`): counts, and where each part goes. */
 let room = { ops: -1, nums: -1, bytes: -1, at: 0, numsAt: 0, textAt: 0 };
+/** A view of the room for the command's text (null until made for the room and memory of now). */
+let textView = null;
 /** The strings the module told this instance to keep (the answer's KNOWN_STR), by slot. */
 const KNOWN = bare();
 /** Whether something unwound through the instance: the next call starts a fresh one. */
@@ -81,6 +83,7 @@ function start() {
   // What the tape boundary knows of an instance starts over with it.
   tapeTargets.clear();
   room = { ops: -1, nums: -1, bytes: -1, at: 0, numsAt: 0, textAt: 0 };
+  textView = null;
   KNOWN.length = 0;
   instance.__wbindgen_start?.();
   stale = false;
@@ -248,14 +251,15 @@ function commandTape(command, ErrorClass = SessionInboxWireError) {
 /** A spare set of tape buffers: a walk takes it (or new ones, when a getter encodes inside a walk) and gives it back. */
 let spare = null;
 function buffers() {
-  const b = spare ?? { ops: new Int32Array(256), nums: new Float64Array(16), strs: bare(), at: bare(), deep: bare(), open: bare() };
+  const b = spare ?? { ops: new Int32Array(256), nums: new Float64Array(16), strs: bare(), at: bare(), deep: bare(), open: bare(), values: bare() };
   spare = null;
   return b;
 }
 function release(w) {
   if (w.buffers !== null) {
-    // The objects a walk opened are not kept alive until the next one.
+    // The objects a walk opened and the command's fields are not kept alive until the next one.
     fill.call(w.buffers.open, null);
+    fill.call(w.buffers.values, null);
     spare = w.buffers;
   }
   w.buffers = null;
@@ -278,9 +282,9 @@ class Walk {
   /** The binaries set aside (made at the first one). */
   binaries = null;
   token = undefined;
-  /** The command's own top-level keys and their values, as read. */
-  keys = [];
-  values = [];
+  /** The command's own top-level keys and their values, as read (until the walk's buffers are released). */
+  keys = null;
+  values = this.buffers.values;
   kind = undefined;
   /** The place being written: object keys and array indexes from the root. */
   at = this.buffers.at;
@@ -302,7 +306,7 @@ class Walk {
 
   /** The command's own top-level value under `key`, as read (undefined when it has none). */
   field(key) {
-    const i = this.keys.indexOf(key);
+    const i = this.keys === null ? -1 : this.keys.indexOf(key);
     return i < 0 ? undefined : this.values[i];
   }
 
@@ -358,12 +362,27 @@ function grow(w, n) {
   if (w.size > MAX_TEXT) throw fail(w, here(w), LONG, `a longer one (${w.size} characters by here)`);
 }
 
+/**
+ * Whether `s` holds no character JSON.stringify escapes and no UTF-16 surrogate: a short string
+ * (most keys and values) is read by a loop over its character codes, which costs less than a
+ * regular expression's call; a longer one by the expression.
+ */
+function plain(s) {
+  const n = s.length;
+  if (n > 32) return !PLAIN_NOT.test(s);
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return false;
+  }
+  return true;
+}
+
 /** Check a string (a key or a value) and count its JSON text; `STR` and its text are the caller's to write. */
 function string(w, s) {
   grow(w, s.length + 2); // before JSON.stringify copies or escapes it
   // The common case: nothing to escape and no surrogate at all, so the JSON text is the string
   // in quotes (what JSON.stringify writes), and it is well-formed.
-  if (!PLAIN_NOT.test(s)) return;
+  if (plain(s)) return;
   // JSON text cannot carry an unpaired UTF-16 surrogate without altering it (a parser refuses
   // the \ud800 escape JSON.stringify writes): refuse it here, at its place.
   if (!isWellFormed(s)) throw fail(w, here(w), "a string without unpaired UTF-16 surrogates", "a string with one");
@@ -469,10 +488,9 @@ function write(w, v, depth) {
     // any other object's values are read as each is written, as JSON.stringify reads them.
     let values = null;
     if (depth === 0) {
-      values = bare();
+      values = w.values;
       for (let i = 0; i < n; i++) values[i] = v[keys[i]];
       w.keys = keys;
-      w.values = values;
       w.kind = w.field("kind");
     }
     grow(w, n + 1);
@@ -605,16 +623,23 @@ function runTape(w, targetText) {
       const at = tape_reserve(w.n, w.m, units * 3) >>> 2;
       views();
       room = { ops: w.n, nums: w.m, bytes: units * 3, at: I32[at], numsAt: I32[at + 1], textAt: I32[at + 2] };
+      textView = null;
     } else {
       views();
     }
-    I32.set(w.ops.subarray(0, w.n), room.at >>> 2);
-    if (w.m > 0) F64.set(w.nums.subarray(0, w.m), room.numsAt >>> 3);
-    const { written } = units === 0 ? { written: 0 } : utf8In.encodeInto(w.text, U8.subarray(room.textAt, room.textAt + units * 3));
+    // Copied by a loop: a command's tape is short, and a view for `set` costs an object.
+    const ops = w.ops;
+    for (let i = 0, at = room.at >>> 2, n = w.n; i < n; i++) I32[at + i] = ops[i];
+    for (let i = 0, at = room.numsAt >>> 3, m = w.m; i < m; i++) F64[at + i] = w.nums[i];
+    if (textView === null || textView.buffer !== mem) textView = U8.subarray(room.textAt, room.textAt + room.bytes);
+    const written = units === 0 ? 0 : utf8In.encodeInto(w.text, textView).written;
     release(w);
     const h = tape_encode(id, w.n, w.m, written, written === units) >>> 2;
     views();
-    if (I32[h + 6] !== 0) room = { ops: -1, nums: -1, bytes: -1, at: 0, numsAt: 0, textAt: 0 };
+    if (I32[h + 6] !== 0) {
+      room = { ops: -1, nums: -1, bytes: -1, at: 0, numsAt: 0, textAt: 0 };
+      textView = null;
+    }
     answer = I32[h] === 0 ? { ok: materialize(w.strs, I32[h + 1] >>> 2, I32[h + 3] >>> 3, I32[h + 4]) } : JSON.parse(utf8Out.decode(U8.subarray(I32[h + 4], I32[h + 4] + I32[h + 5])));
   } catch (thrown) {
     release(w);
@@ -746,6 +771,59 @@ function optionText(v) {
   }
 }
 
+/** The texts of the targets callers name, made once (so that the maps they key hash each once). */
+const TARGET_TEXTS = new Map();
+/** The target text `{"version":n}` (with `"variant":…` where `variant` is given), made once. */
+function knownTarget(keys, version, variant) {
+  const name = `${keys.length === 1 ? "" : keys[0] === "version" ? "a" : "b"}${version}:${variant}`;
+  let text = TARGET_TEXTS.get(name);
+  if (text === undefined) {
+    const members = keys.map((k) => (k === "version" ? `"version":${version}` : `"variant":"${variant}"`));
+    text = `{${members.join(",")}}`;
+    if (TARGET_TEXTS.size < MAX_CHECKED_TARGETS) TARGET_TEXTS.set(name, text);
+  }
+  return text;
+}
+
+/**
+ * JSON text of a target: what `JSON.stringify` writes for it ("null" when it has none), each of
+ * its properties read once and in the order `JSON.stringify` reads them (its `toJSON`, its own
+ * enumerable keys, each key's value). The usual targets (`version`, and `variant` "deliver" or
+ * "send") are written here without a serializer; anything else by `JSON.stringify` of what was
+ * read.
+ */
+function targetText(t) {
+  if (t === null || typeof t !== "object") return optionText(t);
+  try {
+    if (t.toJSON !== undefined) return optionText(t);
+    const keys = Object.keys(t);
+    const n = keys.length;
+    if (n === 1 || n === 2) {
+      const a = t[keys[0]];
+      const b = n === 2 ? t[keys[1]] : undefined;
+      const version = keys[0] === "version" ? a : b;
+      const variant = keys[0] === "version" ? b : a;
+      if (
+        typeof version === "number" &&
+        (version | 0) === version &&
+        version >= 0 &&
+        (n === 1 ? keys[0] === "version" : (keys[0] === "variant" || keys[1] === "variant") && (variant === "deliver" || variant === "send"))
+      ) {
+        return knownTarget(keys, version, variant);
+      }
+      const read = Object.create(null);
+      read[keys[0]] = a;
+      if (n === 2) read[keys[1]] = b;
+      return optionText(read);
+    }
+    const read = Object.create(null);
+    for (const k of keys) read[k] = t[k];
+    return optionText(read);
+  } catch {
+    return "null";
+  }
+}
+
 /** Put the set-aside binaries back, by reference (iteratively: the answer can be deep). */
 function restore(root, binaries, token) {
   const todo = bare([root]);
@@ -804,10 +882,10 @@ const MAX_CHECKED_TARGETS = 64;
 
 export function encode(command, target) {
   // No target is the current version's, whose text is known.
-  const targetText = target === undefined ? INBOX_CURRENT : optionText(target);
-  checkTarget(inboxEncode, targetText, SessionInboxWireError);
+  const text = target === undefined ? INBOX_CURRENT : targetText(target);
+  checkTarget(inboxEncode, text, SessionInboxWireError);
   const c = commandTape(command);
-  const answer = runTape(c, targetText);
+  const answer = runTape(c, text);
   if (answer.error) throw wireError(answer.error);
   return c.binaries !== null ? restore(answer.ok, c.binaries, c.token) : answer.ok;
 }
@@ -938,12 +1016,14 @@ export async function negotiate(command, destination, lookup, options = {}) {
 export const turnControl = {
   WIRE_VERSION: TURN_CONTROL_WIRE_VERSION,
   encode(command, target) {
-    const targetText = target === undefined ? TURN_CURRENT : optionText(target);
-    checkTarget(turnEncode, targetText, TurnControlWireError);
+    const text = target === undefined ? TURN_CURRENT : targetText(target);
+    checkTarget(turnEncode, text, TurnControlWireError);
     const c = commandTape(command, TurnControlWireError);
-    const answer = runTape(c, targetText);
+    // Read before the walk's buffers go back (runTape releases them).
+    const action = c.field("action");
+    const answer = runTape(c, text);
     if (answer.error) throw wireError(answer.error, TurnControlWireError);
-    if (answer.ok.kind === "turn-result") answer.ok.action = c.field("action");
+    if (answer.ok.kind === "turn-result") answer.ok.action = action;
     return answer.ok;
   },
   negotiate(capabilities, options = {}) {
