@@ -165,8 +165,9 @@ fn bad_request(message: &str) -> String {
 pub struct Encoder {
     /// The family's name.
     pub name: &'static str,
-    /// Encode a command for a target given as JSON.
-    pub encode: fn(Value, &Value) -> Answer,
+    /// Encode a command for a target given as JSON, a wire value given to a sink (`None`) and
+    /// any other answer answered.
+    pub encode_to: fn(Value, &Value, &mut dyn crate::canonical::Sink) -> Option<Answer>,
     /// The same answer as canonical text.
     pub encode_text: fn(&Value, &Value, &mut String),
     /// One move of its negotiation.
@@ -324,25 +325,26 @@ pub fn tape_encode(target: u32, ops: u32, nums: u32, bytes: u32, ascii: bool) ->
                 ascii,
             };
             match tape::read(&input) {
-                Some((command, ranges)) => match (f.encode)(command, t) {
-                    // A wire value goes back as a tape; any other answer as its text.
-                    Answer::Ok(wire) => {
-                        let strings = tape::Strings::new(text, &ranges);
-                        persistent(|| {
-                            clear(&mut b.out_ops);
-                            clear(&mut b.out_nums);
-                            clear(&mut b.out_bytes);
-                            let mut out = tape::Output {
-                                ops: &mut b.out_ops,
-                                nums: &mut b.out_nums,
-                                bytes: &mut b.out_bytes,
-                            };
-                            tape::write(&wire, &strings, &mut b.known, &mut out);
-                        });
-                        None
-                    }
-                    other => Some(other.to_text()),
-                },
+                Some((command, places)) => {
+                    persistent(|| {
+                        clear(&mut b.out_ops);
+                        clear(&mut b.out_nums);
+                        clear(&mut b.out_bytes);
+                    });
+                    // A wire value goes to the answer's tape as the family writes it (its
+                    // buffers grown outside the arena); any other answer back as its text.
+                    let mut sink = tape::TapeSink {
+                        strings: tape::Strings::new(text, &places),
+                        known: &mut b.known,
+                        out: tape::Output {
+                            ops: &mut b.out_ops,
+                            nums: &mut b.out_nums,
+                            bytes: &mut b.out_bytes,
+                            grow: |f| persistent(f),
+                        },
+                    };
+                    (f.encode_to)(command, t, &mut sink).map(|other| other.to_text())
+                }
                 None => Some(bad_request("the encoder's input is not a tape")),
             }
         }
