@@ -169,9 +169,10 @@ function classify(v) {
 }
 
 /** Whether `s` holds no unpaired UTF-16 surrogate. */
+const wellFormed = String.prototype.isWellFormed;
 const isWellFormed =
-  typeof String.prototype.isWellFormed === "function"
-    ? (s) => s.isWellFormed()
+  typeof wellFormed === "function"
+    ? (s) => wellFormed.call(s)
     : (s) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
 
 /** A thrown value's message, without running anything that could throw again. */
@@ -293,6 +294,8 @@ class Walk {
   /** The objects and arrays being written, outermost first (a cycle is one of them again). */
   open = this.buffers.open;
   size = 0;
+  /** Whether `size` counts every string with its escapes (else without: see UNESCAPED_UP_TO). */
+  exact = false;
   /** The deepest place reached so far: its depth, and its segments (`at` as it was then). */
   deepest = 0;
   deep = this.buffers.deep;
@@ -335,6 +338,21 @@ function num(w, x) {
   w.nums[w.m++] = x;
 }
 
+/** Two words of the tape. */
+function op2(w, x, y) {
+  if (w.n + 2 > w.ops.length) w.ops = w.buffers.ops = grown(w.ops);
+  const ops = w.ops;
+  ops[w.n] = x;
+  ops[w.n + 1] = y;
+  w.n += 2;
+}
+
+/** A string of the tape's list: its text after the others'. */
+function listed(w, s) {
+  w.strs[w.s++] = s;
+  w.text += s;
+}
+
 /** A string of the tape: its length, and its text after the others'. */
 function text(w, s) {
   op(w, s.length);
@@ -359,30 +377,47 @@ const unreadable = (w, e, path) => (overflowed(e) ? tooDeep(w) : fail(w, path, "
 
 function grow(w, n) {
   w.size += n;
+  if (w.size > UNESCAPED_UP_TO && !w.exact) exactly(w);
   if (w.size > MAX_TEXT) throw fail(w, here(w), LONG, `a longer one (${w.size} characters by here)`);
 }
 
 /**
- * Whether `s` holds no character JSON.stringify escapes and no UTF-16 surrogate: a short string
- * (most keys and values) is read by a loop over its character codes, which costs less than a
- * regular expression's call; a longer one by the expression.
+ * While the JSON text counted so far is at most this long with every string counted without
+ * its escapes, it is at most MAX_TEXT long with them (JSON.stringify writes a character as six
+ * at most): a walk counts strings so (`w.exact` false), and the length of a string's escapes
+ * is found only past this point, where the limit may be crossed.
  */
-function plain(s) {
-  const n = s.length;
-  if (n > 32) return !PLAIN_NOT.test(s);
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return false;
+const UNESCAPED_UP_TO = Math.floor(MAX_TEXT / 6);
+
+/** Count the escapes of every string walked so far: from here on, the walk counts exactly. */
+function exactly(w) {
+  w.exact = true;
+  for (let i = 0; i < w.s; i++) {
+    const t = w.strs[i];
+    if (PLAIN_NOT.test(t)) w.size += JSON.stringify(t).length - t.length - 2;
   }
-  return true;
 }
 
-/** Check a string (a key or a value) and count its JSON text; `STR` and its text are the caller's to write. */
+/**
+ * Check a string (a key or a value) and count its JSON text; `STR` and its text are the caller's
+ * to write. Until the text counted nears the limit (`UNESCAPED_UP_TO`), a string is counted
+ * without its escapes and only checked to be well-formed (`isWellFormed` answers a string
+ * without two-byte characters at once).
+ */
 function string(w, s) {
+  if (!w.exact) {
+    w.size += s.length + 2;
+    if (w.size <= UNESCAPED_UP_TO) {
+      if (!isWellFormed(s)) throw fail(w, here(w), "a string without unpaired UTF-16 surrogates", "a string with one");
+      return;
+    }
+    w.size -= s.length + 2;
+    exactly(w);
+  }
   grow(w, s.length + 2); // before JSON.stringify copies or escapes it
   // The common case: nothing to escape and no surrogate at all, so the JSON text is the string
   // in quotes (what JSON.stringify writes), and it is well-formed.
-  if (plain(s)) return;
+  if (!PLAIN_NOT.test(s)) return;
   // JSON text cannot carry an unpaired UTF-16 surrogate without altering it (a parser refuses
   // the \ud800 escape JSON.stringify writes): refuse it here, at its place.
   if (!isWellFormed(s)) throw fail(w, here(w), "a string without unpaired UTF-16 surrogates", "a string with one");
@@ -416,8 +451,8 @@ function write(w, v, depth) {
   switch (typeof v) {
     case "string":
       string(w, v);
-      op(w, T_STR);
-      return text(w, v);
+      op2(w, T_STR, v.length);
+      return listed(w, v);
     case "boolean":
       grow(w, 5);
       return op(w, v ? T_TRUE : T_FALSE);
@@ -425,8 +460,7 @@ function write(w, v, depth) {
       if ((v | 0) === v) {
         // A small integer (-0 included: String writes it as 0, as JSON.stringify does).
         grow(w, intLength(v));
-        op(w, T_INT);
-        return op(w, v);
+        return op2(w, T_INT, v);
       }
       if (!Number.isFinite(v)) throw fail(w, here(w), "a finite number", String(v));
       // What JSON.stringify writes for a finite number.
@@ -470,8 +504,7 @@ function write(w, v, depth) {
       const n = v.length;
       if (n >>> 0 !== n) throw fail(w, here(w), "a JSON value", "an array whose length is not an array length");
       grow(w, n + 1);
-      op(w, T_ARRAY);
-      op(w, n);
+      op2(w, T_ARRAY, n);
       for (let i = 0; i < n; i++) {
         const x = v[i];
         at[depth] = i;
@@ -494,9 +527,8 @@ function write(w, v, depth) {
       w.kind = w.field("kind");
     }
     grow(w, n + 1);
-    op(w, T_OBJECT);
-    const count = w.n;
-    op(w, 0); // the count of keys written, once known
+    const count = w.n + 1;
+    op2(w, T_OBJECT, 0); // then the count of keys written, once known
     let written = 0;
     for (let i = 0; i < n; i++) {
       const x = values === null ? v[keys[i]] : values[i];
