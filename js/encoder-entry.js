@@ -156,11 +156,12 @@ function classify(v) {
   if (Array.isArray(v)) return "Array";
   const typed = typedArrayName.call(v);
   if (typed !== undefined) return typed;
-  const builtin = tag(v).slice(8, -1);
+  const full = tag(v);
   const claimed = v[Symbol.toStringTag];
   const proto = Object.getPrototypeOf(v);
   // The common case, without a brand check: no tag, and an Object.prototype (of any realm) or none.
-  if (claimed === undefined && (proto === null || Object.getPrototypeOf(proto) === null)) return builtin;
+  if (claimed === undefined && (proto === null || Object.getPrototypeOf(proto) === null)) return full === "[object Object]" ? "Object" : full.slice(8, -1);
+  const builtin = full.slice(8, -1);
   if (branded(arrayBufferLength, v)) return "ArrayBuffer";
   if (urlHref !== undefined && branded(urlHref, v)) return "URL";
   if (claimed === undefined) return builtin;
@@ -258,9 +259,10 @@ function buffers() {
 }
 function release(w) {
   if (w.buffers !== null) {
-    // The objects a walk opened and the command's fields are not kept alive until the next one.
-    fill.call(w.buffers.open, null);
-    fill.call(w.buffers.values, null);
+    // The objects a walk opened and the command's fields are not kept alive until the next one
+    // (the places it used: one deep command must not make every later call clear 1,000).
+    fill.call(w.buffers.open, null, 0, w.deepest + 1);
+    fill.call(w.buffers.values, null, 0, w.keys === null ? 0 : w.keys.length);
     spare = w.buffers;
   }
   w.buffers = null;

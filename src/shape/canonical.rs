@@ -166,14 +166,19 @@ impl<'o> Members<'o> {
 pub trait Sink {
     /// A number the writer adds (a `version`, a `payloadIndex`).
     fn number(&mut self, n: u32);
-    /// A string the writer adds (a `kind`).
-    fn str(&mut self, s: &str);
+    /// A string the writer adds (a `kind`): one of its own, the same on every call.
+    fn str(&mut self, s: &'static str);
     /// An array of `len` items, which follow.
     fn array(&mut self, len: usize);
     /// An object of `len` members, which follow: each a [`Sink::key`], then its value.
     fn object(&mut self, len: usize);
-    /// The next member's key.
+    /// The next member's key, of a value the writer was given (a command's entry).
     fn key(&mut self, key: &str);
+    /// The next member's key, one the writer adds (`version`, `payloads`, …): one of its own,
+    /// the same on every call.
+    fn added_key(&mut self, key: &'static str) {
+        self.key(key);
+    }
     /// A whole value.
     fn value(&mut self, v: &Value);
 }
@@ -238,7 +243,7 @@ impl Sink for TextSink {
         self.done();
     }
 
-    fn str(&mut self, s: &str) {
+    fn str(&mut self, s: &'static str) {
         self.start();
         write_str(s, &mut self.out);
         self.done();

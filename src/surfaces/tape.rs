@@ -397,16 +397,24 @@ pub const KNOWN_SLOTS: usize = 512;
 const KNOWN_LEN: usize = 32;
 
 /// The strings, not in a command, that earlier answers carried and the JS side kept (the keys
-/// and constants the encoder adds: `version`, `payloads`, `deliver`, …), by slot. Lives as long
-/// as the module instance; the JS side's copy starts empty with it.
+/// and constants the encoder adds: `version`, `payloads`, `deliver`, …), by slot. A slot, once
+/// filled, keeps its string. Lives as long as the module instance; the JS side's copy starts
+/// empty with it.
 pub struct Known {
     slots: [(u8, [u8; KNOWN_LEN]); KNOWN_SLOTS],
+    /// The writer's own strings (`&'static str`, the same bytes at the same address on every
+    /// call) found kept, by address: (address, length, slot + 1), or zeros.
+    added: [(usize, u8, u16); ADDED_SLOTS],
 }
+
+/// How many of the writer's own strings [`Known`] finds by address (more go by their hash).
+const ADDED_SLOTS: usize = 64;
 
 impl Default for Known {
     fn default() -> Self {
         Known {
             slots: [(0, [0; KNOWN_LEN]); KNOWN_SLOTS],
+            added: [(0, 0, 0); ADDED_SLOTS],
         }
     }
 }
@@ -518,6 +526,38 @@ fn write_str(bytes: &[u8], strings: &mut Strings<'_>, known: &mut Known, out: &m
     out.bytes(bytes);
 }
 
+/// A string the writer adds (`&'static str`): [`KNOWN_STR`] and its slot, found by its address
+/// once it is kept, else kept if its slot is free ([`NEW_STR`] with the slot), else [`NEW_STR`].
+/// Never looked for among the command's strings: the JS side keeps it after its first answer.
+fn write_added(s: &'static str, known: &mut Known, out: &mut Output<'_>) {
+    let bytes = s.as_bytes();
+    let at = bytes.as_ptr() as usize;
+    let cached = slot_of(at, ADDED_SLOTS);
+    let (a, len, slot) = known.added[cached];
+    if a == at && usize::from(len) == bytes.len() && slot != 0 {
+        out.words([KNOWN_STR, u32::from(slot - 1)]);
+        return;
+    }
+    let slot = hash(bytes) as usize % KNOWN_SLOTS;
+    let (len, text) = &mut known.slots[slot];
+    let kept = *len != 0 && text[..usize::from(*len)] == *bytes;
+    let keep = !kept && *len == 0 && !bytes.is_empty() && bytes.len() <= KNOWN_LEN;
+    if keep {
+        *len = bytes.len() as u8;
+        text[..bytes.len()].copy_from_slice(bytes);
+    }
+    if kept || keep {
+        // Kept for good (a slot keeps its string): found by address from now on.
+        known.added[cached] = (at, bytes.len() as u8, slot as u16 + 1);
+    }
+    if kept {
+        out.words([KNOWN_STR, slot as u32]);
+    } else {
+        out.words([NEW_STR, bytes.len() as u32, if keep { slot as u32 } else { NO_SLOT }]);
+        out.bytes(bytes);
+    }
+}
+
 /// The answer's tape as a [`Sink`]: a family's writer (`FamilyDesc::encode_to`) gives it the wire
 /// value member by member, whole values of the command written by [`write`].
 pub struct TapeSink<'t> {
@@ -534,8 +574,8 @@ impl Sink for TapeSink<'_> {
         write_number(f64::from(n), &mut self.out);
     }
 
-    fn str(&mut self, s: &str) {
-        write_str(s.as_bytes(), &mut self.strings, self.known, &mut self.out);
+    fn str(&mut self, s: &'static str) {
+        write_added(s, self.known, &mut self.out);
     }
 
     fn array(&mut self, len: usize) {
@@ -548,6 +588,10 @@ impl Sink for TapeSink<'_> {
 
     fn key(&mut self, key: &str) {
         write_str(key.as_bytes(), &mut self.strings, self.known, &mut self.out);
+    }
+
+    fn added_key(&mut self, key: &'static str) {
+        write_added(key, self.known, &mut self.out);
     }
 
     fn value(&mut self, v: &Value) {
@@ -762,6 +806,44 @@ mod tests {
         let (o, _, b) = tape_of(&json!({"\u{e000}": 1, "𝄞": 2, "a": 3}), &mut Known::default());
         assert_eq!(o[..2], [OBJECT, 3]);
         assert_eq!(b, "a𝄞\u{e000}".as_bytes());
+    }
+
+    /// A string the writer adds is sent once with a slot, then named by it (found by its address,
+    /// with no hash), and never looked for among the command's strings.
+    #[test]
+    fn the_writers_own_strings_are_kept_then_found_by_address() {
+        let (_, places) = read(&Input {
+            ops: &[OBJECT, 1, 7, STR, 7],
+            nums: &[],
+            text: "versionversion",
+            ascii: true,
+        })
+        .unwrap();
+        let mut known = Known::default();
+        let (mut o, mut n, mut b) = (Vec::new(), Vec::new(), Vec::new());
+        let mut sink = TapeSink {
+            strings: Strings::new("versionversion", &places),
+            known: &mut known,
+            out: Output {
+                ops: &mut o,
+                nums: &mut n,
+                bytes: &mut b,
+                grow: |f| f(),
+            },
+        };
+        for _ in 0..3 {
+            sink.object(1);
+            sink.added_key("version");
+            sink.str("deliver");
+        }
+        assert!(sink.strings.slots.is_empty(), "the command's strings were hashed");
+        let (v, d) = (o[4], o[7]);
+        assert_eq!(o[..8], [OBJECT, 1, NEW_STR, 7, v, NEW_STR, 7, d]);
+        assert_eq!(
+            o[8..],
+            [OBJECT, 1, KNOWN_STR, v, KNOWN_STR, d, OBJECT, 1, KNOWN_STR, v, KNOWN_STR, d]
+        );
+        assert_eq!(b, b"versiondeliver");
     }
 
     /// Strings that all hash alike cost at most `MAX_PROBE` probes each: the first ones are

@@ -283,7 +283,7 @@ impl Encoded<'_> {
         };
         sink.object(wire_fields(d, target).count());
         for (key, _, field) in wire_fields(d, target) {
-            sink.key(key);
+            sink.added_key(key);
             match field {
                 Field::Value(v) => sink.value(v),
                 Field::Str(s) => sink.str(s),
@@ -319,7 +319,7 @@ fn emit_object(map: &Map<String, Value>, extra: Option<(&'static str, u32)>, wit
     let mut extra = extra;
     for (k, v) in map.iter().filter(|(k, _)| Some(k.as_str()) != without) {
         if let Some((name, n)) = extra.filter(|(name, _)| key_before(name, k)) {
-            sink.key(name);
+            sink.added_key(name);
             sink.number(n);
             extra = None;
         }
@@ -327,7 +327,7 @@ fn emit_object(map: &Map<String, Value>, extra: Option<(&'static str, u32)>, wit
         sink.value(v);
     }
     if let Some((name, n)) = extra {
-        sink.key(name);
+        sink.added_key(name);
         sink.number(n);
     }
 }
