@@ -805,16 +805,22 @@ function optionText(v) {
   }
 }
 
-/** The texts of the targets callers name, made once (so that the maps they key hash each once). */
-const TARGET_TEXTS = new Map();
+/**
+ * The texts of the targets callers name, made once (so that the maps they key hash each once):
+ * by version for `{ version }` (the versions a target may name, and a few more), and for
+ * `{ version, variant }` by the variant and the keys' order.
+ */
+const VERSION_TEXTS = bare();
+const VARIANT_TEXTS = new Map();
 /** The target text `{"version":n}` (with `"variant":…` where `variant` is given), made once. */
 function knownTarget(keys, version, variant) {
+  if (keys.length === 1 && version < 64) return (VERSION_TEXTS[version] ??= `{"version":${version}}`);
   const name = `${keys.length === 1 ? "" : keys[0] === "version" ? "a" : "b"}${version}:${variant}`;
-  let text = TARGET_TEXTS.get(name);
+  let text = VARIANT_TEXTS.get(name);
   if (text === undefined) {
-    const members = keys.map((k) => (k === "version" ? `"version":${version}` : `"variant":"${variant}"`));
-    text = `{${members.join(",")}}`;
-    if (TARGET_TEXTS.size < MAX_CHECKED_TARGETS) TARGET_TEXTS.set(name, text);
+    const v = `"version":${version}`;
+    text = keys.length === 1 ? `{${v}}` : keys[0] === "version" ? `{${v},"variant":"${variant}"}` : `{"variant":"${variant}",${v}}`;
+    if (VARIANT_TEXTS.size < MAX_CHECKED_TARGETS) VARIANT_TEXTS.set(name, text);
   }
   return text;
 }
