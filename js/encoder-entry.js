@@ -126,6 +126,8 @@ const MAX_TEXT = 2 ** 27;
 const tag = (v) => Object.prototype.toString.call(v);
 /** The real type name of a typed array of any realm (undefined for anything else), whatever its Symbol.toStringTag says. */
 const typedArrayName = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+/** Whether a value is a typed array or a DataView (of any realm), asking it nothing. */
+const isView = ArrayBuffer.isView;
 /** Brand checks: these getters throw unless called on the real thing. */
 const arrayBufferLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
 const urlHref = typeof URL === "function" ? Object.getOwnPropertyDescriptor(URL.prototype, "href")?.get : undefined;
@@ -154,13 +156,16 @@ function branded(getter, v) {
  */
 function classify(v) {
   if (Array.isArray(v)) return "Array";
-  const typed = typedArrayName.call(v);
+  // (isView first: it answers most objects without a call to the typed arrays' getter.)
+  const typed = isView(v) ? typedArrayName.call(v) : undefined;
   if (typed !== undefined) return typed;
   const full = tag(v);
   const claimed = v[Symbol.toStringTag];
   const proto = Object.getPrototypeOf(v);
   // The common case, without a brand check: no tag, and an Object.prototype (of any realm) or none.
-  if (claimed === undefined && (proto === null || Object.getPrototypeOf(proto) === null)) return full === "[object Object]" ? "Object" : full.slice(8, -1);
+  if (claimed === undefined && (proto === OBJECT_PROTOTYPE || proto === null || Object.getPrototypeOf(proto) === null)) {
+    return full === "[object Object]" ? "Object" : full.slice(8, -1);
+  }
   const builtin = full.slice(8, -1);
   if (branded(arrayBufferLength, v)) return "ArrayBuffer";
   if (urlHref !== undefined && branded(urlHref, v)) return "URL";
