@@ -72,7 +72,7 @@ pub fn check_encode_for(f: &FamilyDesc, command: &Value, target: &Value) -> Opti
     // A wire value given to a sink (the JS encoder's answer tape) member by member is the same
     // value, its keys in canonical order: its canonical text again.
     let mut sink = crate::canonical::TextSink::default();
-    let via_sink = match (f.encode_to)(command.clone(), target, &mut sink) {
+    let via_sink = match (f.encode_to)(&mut command.clone(), target, &mut sink) {
         None => format!("{{\"ok\":{}}}", sink.out),
         Some(other) => {
             assert!(sink.out.is_empty(), "encode_to gave a sink a value and answered too");

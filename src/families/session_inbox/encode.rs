@@ -334,13 +334,14 @@ fn emit_object(map: &Map<String, Value>, extra: Option<(&'static str, u32)>, wit
 
 /// [`encode_result`], a wire value given to `sink` ([`Encoded::emit`]: a valid command's typed
 /// view, no value built) rather than answered: `None` when it went there, else the answer
-/// (a refusal). The encoder's wasm module writes its answer tape so.
-pub fn encode_to(command: Value, target: &Value, sink: &mut dyn Sink) -> Option<Answer> {
+/// (a refusal). The encoder's wasm module writes its answer tape so. The command is only
+/// borrowed on the short way; the long way takes it (leaving `null`).
+pub fn encode_to(command: &mut Value, target: &Value, sink: &mut dyn Sink) -> Option<Answer> {
     let target = match Target::from_json(target).and_then(Target::check) {
         Ok(t) => t,
         Err(e) => return Some(Answer::Refused(e)),
     };
-    match view_checked(&command, target) {
+    match view_checked(command, target) {
         Some(Ok(wire)) => {
             Encoded(Typed::View(wire, target)).emit(sink);
             return None;
@@ -348,7 +349,7 @@ pub fn encode_to(command: Value, target: &Value, sink: &mut dyn Sink) -> Option<
         Some(Err(e)) => return Some(Answer::Refused(e)),
         None => {}
     }
-    match encode_built(command, target) {
+    match encode_built(std::mem::take(command), target) {
         Ok(v) => {
             sink.value(&v);
             None

@@ -99,9 +99,9 @@ pub fn encode_result(command: Value, target: &Value) -> crate::Answer {
 }
 
 /// [`encode_result`], a wire value given to `sink` rather than answered (`None` then): the
-/// encoder's wasm module writes its answer tape so.
-pub fn encode_to(command: Value, target: &Value, sink: &mut dyn crate::canonical::Sink) -> Option<crate::Answer> {
-    crate::family::answer_to(encode_result(command, target), sink)
+/// encoder's wasm module writes its answer tape so. Takes the command (leaving `null`).
+pub fn encode_to(command: &mut Value, target: &Value, sink: &mut dyn crate::canonical::Sink) -> Option<crate::Answer> {
+    crate::family::answer_to(encode_result(std::mem::take(command), target), sink)
 }
 
 /// [`encode_result`] as canonical text, appended to `out`.
