@@ -57,6 +57,8 @@ const module = new WebAssembly.Module(Uint8Array.from(atob(WASM_BASE64), (c) => 
 let instance = null;
 /** Per family, per instance: the module's number of each target text (`tape_target`). */
 const tapeTargets = new Map();
+/** The last target numbered (most calls name the one before's again). */
+let lastTarget = { family: null, text: null, id: -1 };
 /** The room the module made for a command's tape (`tape_reserve`): counts, and where each part goes. */
 let room = { ops: -1, nums: -1, bytes: -1, at: 0, numsAt: 0, textAt: 0 };
 /** A view of the room for the command's text (null until made for the room and memory of now). */
@@ -82,6 +84,7 @@ function start() {
   previous?.memory.grow(0);
   // What the tape boundary knows of an instance starts over with it.
   tapeTargets.clear();
+  lastTarget = { family: null, text: null, id: -1 };
   room = { ops: -1, nums: -1, bytes: -1, at: 0, numsAt: 0, textAt: 0 };
   textView = null;
   KNOWN.length = 0;
@@ -627,17 +630,22 @@ const utf8Out = new TextDecoder("utf-8", { ignoreBOM: true });
 let mem = null;
 let U8, I32, F64;
 function views() {
+  // A memory that grew, or an instance replaced (start() detaches the old memory), leaves the
+  // views detached, and a detached view is 0 long: only then is the memory asked for its buffer.
+  if (mem !== null && I32.length !== 0) return;
   const buffer = instance.memory.buffer;
   if (buffer !== mem) {
     mem = buffer;
     U8 = new Uint8Array(buffer);
     I32 = new Int32Array(buffer);
     F64 = new Float64Array(buffer);
+    textView = null;
   }
 }
 
 /** The module's number for the target text `targetText` of `family` on this instance. */
 function tapeTarget(family, targetText) {
+  if (lastTarget.family === family && lastTarget.text === targetText) return lastTarget.id;
   let texts = tapeTargets.get(family);
   if (texts === undefined) tapeTargets.set(family, (texts = new Map()));
   let id = texts.get(targetText);
@@ -645,6 +653,7 @@ function tapeTarget(family, targetText) {
     id = tape_target(family.family, targetText);
     if (texts.size < MAX_CHECKED_TARGETS) texts.set(targetText, id);
   }
+  lastTarget = { family, text: targetText, id };
   return id;
 }
 
@@ -670,7 +679,7 @@ function runTape(w, targetText) {
     const ops = w.ops;
     for (let i = 0, at = room.at >>> 2, n = w.n; i < n; i++) I32[at + i] = ops[i];
     for (let i = 0, at = room.numsAt >>> 3, m = w.m; i < m; i++) F64[at + i] = w.nums[i];
-    if (textView === null || textView.buffer !== mem) textView = U8.subarray(room.textAt, room.textAt + room.bytes);
+    if (textView === null) textView = U8.subarray(room.textAt, room.textAt + room.bytes);
     const written = units === 0 ? 0 : utf8In.encodeInto(w.text, textView).written;
     release(w);
     const h = tape_encode(id, w.n, w.m, written, written === units) >>> 2;
@@ -907,9 +916,11 @@ function restore(root, binaries, token) {
  */
 function checkTarget(encodeText, targetText, ErrorClass) {
   // The module's answer for a target depends on its text alone: each is asked for once.
+  if (lastChecked.encodeText === encodeText && lastChecked.text === targetText) return;
   const known = checkedTargets.get(encodeText)?.get(targetText);
   if (known !== undefined) {
     if (known !== null) throw wireError(known, ErrorClass);
+    lastChecked = { encodeText, text: targetText };
     return;
   }
   const answer = run(encodeText, ["null", targetText], { trapped: (e) => invalid("", "a target", why(e), ErrorClass) });
@@ -922,6 +933,8 @@ function checkTarget(encodeText, targetText, ErrorClass) {
 
 /** Per encode export, the target texts already checked: null (supported) or the refusal. */
 const checkedTargets = new Map();
+/** The last target text found supported (most calls name the one before's again). */
+let lastChecked = { encodeText: null, text: null };
 /** How many target texts each export remembers (the targets are a handful; a caller that makes up new ones is asked about each). */
 const MAX_CHECKED_TARGETS = 64;
 
