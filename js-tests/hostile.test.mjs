@@ -635,6 +635,12 @@ test("a command whose JSON text passes 2^27 characters is INVALID where it cross
   assert.equal(s.path, "/payloads/0/message/1/text");
   const key = outcome(() => encoder.encode({ kind: "send", payload: { task: { [long]: 1 } } }));
   assert.equal(key.path, "/payloads/0/task");
+  // Escapes count: 21,000,000 control characters are 126,000,000 characters of JSON text, so
+  // 9,000,000 more cross the limit (the walk counts escapes only once the text nears it).
+  const escaped = { message: [{ type: "text", text: "\u0001".repeat(21_000_000) }, { type: "text", text: "x".repeat(9_000_000) }] };
+  const e = outcome(() => encoder.encode({ kind: "send", payload: escaped }));
+  assert.equal(e.path, "/payloads/0/message/1/text");
+  assert.match(e.message, /a longer one \(135000\d\d\d characters by here\)/);
   assert.equal(outcome(() => encoder.turnControl.encode({ kind: "turn-error", error: long }), encoder.TurnControlWireError).code, "INVALID");
   encodes();
 });

@@ -57,8 +57,12 @@ const module = new WebAssembly.Module(Uint8Array.from(atob(WASM_BASE64), (c) => 
 let instance = null;
 /** Per family, per instance: the module's number of each target text (`tape_target`). */
 const tapeTargets = new Map();
+/** The last target numbered (most calls name the one before's again). */
+let lastTarget = { family: null, text: null, id: -1 };
 /** The room the module made for a command's tape (`tape_reserve`): counts, and where each part goes. */
 let room = { ops: -1, nums: -1, bytes: -1, at: 0, numsAt: 0, textAt: 0 };
+/** A view of the room for the command's text (null until made for the room and memory of now). */
+let textView = null;
 /** The strings the module told this instance to keep (the answer's KNOWN_STR), by slot. */
 const KNOWN = bare();
 /** Whether something unwound through the instance: the next call starts a fresh one. */
@@ -80,7 +84,9 @@ function start() {
   previous?.memory.grow(0);
   // What the tape boundary knows of an instance starts over with it.
   tapeTargets.clear();
+  lastTarget = { family: null, text: null, id: -1 };
   room = { ops: -1, nums: -1, bytes: -1, at: 0, numsAt: 0, textAt: 0 };
+  textView = null;
   KNOWN.length = 0;
   instance.__wbindgen_start?.();
   stale = false;
@@ -123,6 +129,8 @@ const MAX_TEXT = 2 ** 27;
 const tag = (v) => Object.prototype.toString.call(v);
 /** The real type name of a typed array of any realm (undefined for anything else), whatever its Symbol.toStringTag says. */
 const typedArrayName = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+/** Whether a value is a typed array or a DataView (of any realm), asking it nothing. */
+const isView = ArrayBuffer.isView;
 /** Brand checks: these getters throw unless called on the real thing. */
 const arrayBufferLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
 const urlHref = typeof URL === "function" ? Object.getOwnPropertyDescriptor(URL.prototype, "href")?.get : undefined;
@@ -151,13 +159,17 @@ function branded(getter, v) {
  */
 function classify(v) {
   if (Array.isArray(v)) return "Array";
-  const typed = typedArrayName.call(v);
+  // (isView first: it answers most objects without a call to the typed arrays' getter.)
+  const typed = isView(v) ? typedArrayName.call(v) : undefined;
   if (typed !== undefined) return typed;
-  const builtin = tag(v).slice(8, -1);
+  const full = tag(v);
   const claimed = v[Symbol.toStringTag];
   const proto = Object.getPrototypeOf(v);
   // The common case, without a brand check: no tag, and an Object.prototype (of any realm) or none.
-  if (claimed === undefined && (proto === null || Object.getPrototypeOf(proto) === null)) return builtin;
+  if (claimed === undefined && (proto === OBJECT_PROTOTYPE || proto === null || Object.getPrototypeOf(proto) === null)) {
+    return full === "[object Object]" ? "Object" : full.slice(8, -1);
+  }
+  const builtin = full.slice(8, -1);
   if (branded(arrayBufferLength, v)) return "ArrayBuffer";
   if (urlHref !== undefined && branded(urlHref, v)) return "URL";
   if (claimed === undefined) return builtin;
@@ -166,9 +178,10 @@ function classify(v) {
 }
 
 /** Whether `s` holds no unpaired UTF-16 surrogate. */
+const wellFormed = String.prototype.isWellFormed;
 const isWellFormed =
-  typeof String.prototype.isWellFormed === "function"
-    ? (s) => s.isWellFormed()
+  typeof wellFormed === "function"
+    ? (s) => wellFormed.call(s)
     : (s) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
 
 /** A thrown value's message, without running anything that could throw again. */
@@ -248,14 +261,16 @@ function commandTape(command, ErrorClass = SessionInboxWireError) {
 /** A spare set of tape buffers: a walk takes it (or new ones, when a getter encodes inside a walk) and gives it back. */
 let spare = null;
 function buffers() {
-  const b = spare ?? { ops: new Int32Array(256), nums: new Float64Array(16), strs: bare(), at: bare(), deep: bare(), open: bare() };
+  const b = spare ?? { ops: new Int32Array(256), nums: new Float64Array(16), strs: bare(), at: bare(), deep: bare(), open: bare(), values: bare() };
   spare = null;
   return b;
 }
 function release(w) {
   if (w.buffers !== null) {
-    // The objects a walk opened are not kept alive until the next one.
-    fill.call(w.buffers.open, null);
+    // The objects a walk opened and the command's fields are not kept alive until the next one
+    // (the places it used: one deep command must not make every later call clear 1,000).
+    fill.call(w.buffers.open, null, 0, w.deepest + 1);
+    fill.call(w.buffers.values, null, 0, w.keys === null ? 0 : w.keys.length);
     spare = w.buffers;
   }
   w.buffers = null;
@@ -278,9 +293,9 @@ class Walk {
   /** The binaries set aside (made at the first one). */
   binaries = null;
   token = undefined;
-  /** The command's own top-level keys and their values, as read. */
-  keys = [];
-  values = [];
+  /** The command's own top-level keys and their values, as read (until the walk's buffers are released). */
+  keys = null;
+  values = this.buffers.values;
   kind = undefined;
   /** The place being written: object keys and array indexes from the root. */
   at = this.buffers.at;
@@ -289,6 +304,8 @@ class Walk {
   /** The objects and arrays being written, outermost first (a cycle is one of them again). */
   open = this.buffers.open;
   size = 0;
+  /** Whether `size` counts every string with its escapes (else without: see UNESCAPED_UP_TO). */
+  exact = false;
   /** The deepest place reached so far: its depth, and its segments (`at` as it was then). */
   deepest = 0;
   deep = this.buffers.deep;
@@ -302,7 +319,7 @@ class Walk {
 
   /** The command's own top-level value under `key`, as read (undefined when it has none). */
   field(key) {
-    const i = this.keys.indexOf(key);
+    const i = this.keys === null ? -1 : this.keys.indexOf(key);
     return i < 0 ? undefined : this.values[i];
   }
 
@@ -331,6 +348,21 @@ function num(w, x) {
   w.nums[w.m++] = x;
 }
 
+/** Two words of the tape. */
+function op2(w, x, y) {
+  if (w.n + 2 > w.ops.length) w.ops = w.buffers.ops = grown(w.ops);
+  const ops = w.ops;
+  ops[w.n] = x;
+  ops[w.n + 1] = y;
+  w.n += 2;
+}
+
+/** A string of the tape's list: its text after the others'. */
+function listed(w, s) {
+  w.strs[w.s++] = s;
+  w.text += s;
+}
+
 /** A string of the tape: its length, and its text after the others'. */
 function text(w, s) {
   op(w, s.length);
@@ -355,11 +387,43 @@ const unreadable = (w, e, path) => (overflowed(e) ? tooDeep(w) : fail(w, path, "
 
 function grow(w, n) {
   w.size += n;
+  if (w.size > UNESCAPED_UP_TO && !w.exact) exactly(w);
   if (w.size > MAX_TEXT) throw fail(w, here(w), LONG, `a longer one (${w.size} characters by here)`);
 }
 
-/** Check a string (a key or a value) and count its JSON text; `STR` and its text are the caller's to write. */
+/**
+ * While the JSON text counted so far is at most this long with every string counted without
+ * its escapes, it is at most MAX_TEXT long with them (JSON.stringify writes a character as six
+ * at most): a walk counts strings so (`w.exact` false), and the length of a string's escapes
+ * is found only past this point, where the limit may be crossed.
+ */
+const UNESCAPED_UP_TO = Math.floor(MAX_TEXT / 6);
+
+/** Count the escapes of every string walked so far: from here on, the walk counts exactly. */
+function exactly(w) {
+  w.exact = true;
+  for (let i = 0; i < w.s; i++) {
+    const t = w.strs[i];
+    if (PLAIN_NOT.test(t)) w.size += JSON.stringify(t).length - t.length - 2;
+  }
+}
+
+/**
+ * Check a string (a key or a value) and count its JSON text; `STR` and its text are the caller's
+ * to write. Until the text counted nears the limit (`UNESCAPED_UP_TO`), a string is counted
+ * without its escapes and only checked to be well-formed (`isWellFormed` answers a string
+ * without two-byte characters at once).
+ */
 function string(w, s) {
+  if (!w.exact) {
+    w.size += s.length + 2;
+    if (w.size <= UNESCAPED_UP_TO) {
+      if (!isWellFormed(s)) throw fail(w, here(w), "a string without unpaired UTF-16 surrogates", "a string with one");
+      return;
+    }
+    w.size -= s.length + 2;
+    exactly(w);
+  }
   grow(w, s.length + 2); // before JSON.stringify copies or escapes it
   // The common case: nothing to escape and no surrogate at all, so the JSON text is the string
   // in quotes (what JSON.stringify writes), and it is well-formed.
@@ -397,8 +461,8 @@ function write(w, v, depth) {
   switch (typeof v) {
     case "string":
       string(w, v);
-      op(w, T_STR);
-      return text(w, v);
+      op2(w, T_STR, v.length);
+      return listed(w, v);
     case "boolean":
       grow(w, 5);
       return op(w, v ? T_TRUE : T_FALSE);
@@ -406,8 +470,7 @@ function write(w, v, depth) {
       if ((v | 0) === v) {
         // A small integer (-0 included: String writes it as 0, as JSON.stringify does).
         grow(w, intLength(v));
-        op(w, T_INT);
-        return op(w, v);
+        return op2(w, T_INT, v);
       }
       if (!Number.isFinite(v)) throw fail(w, here(w), "a finite number", String(v));
       // What JSON.stringify writes for a finite number.
@@ -451,8 +514,7 @@ function write(w, v, depth) {
       const n = v.length;
       if (n >>> 0 !== n) throw fail(w, here(w), "a JSON value", "an array whose length is not an array length");
       grow(w, n + 1);
-      op(w, T_ARRAY);
-      op(w, n);
+      op2(w, T_ARRAY, n);
       for (let i = 0; i < n; i++) {
         const x = v[i];
         at[depth] = i;
@@ -469,16 +531,14 @@ function write(w, v, depth) {
     // any other object's values are read as each is written, as JSON.stringify reads them.
     let values = null;
     if (depth === 0) {
-      values = bare();
+      values = w.values;
       for (let i = 0; i < n; i++) values[i] = v[keys[i]];
       w.keys = keys;
-      w.values = values;
       w.kind = w.field("kind");
     }
     grow(w, n + 1);
-    op(w, T_OBJECT);
-    const count = w.n;
-    op(w, 0); // the count of keys written, once known
+    const count = w.n + 1;
+    op2(w, T_OBJECT, 0); // then the count of keys written, once known
     let written = 0;
     for (let i = 0; i < n; i++) {
       const x = values === null ? v[keys[i]] : values[i];
@@ -570,17 +630,22 @@ const utf8Out = new TextDecoder("utf-8", { ignoreBOM: true });
 let mem = null;
 let U8, I32, F64;
 function views() {
+  // A memory that grew, or an instance replaced (start() detaches the old memory), leaves the
+  // views detached, and a detached view is 0 long: only then is the memory asked for its buffer.
+  if (mem !== null && I32.length !== 0) return;
   const buffer = instance.memory.buffer;
   if (buffer !== mem) {
     mem = buffer;
     U8 = new Uint8Array(buffer);
     I32 = new Int32Array(buffer);
     F64 = new Float64Array(buffer);
+    textView = null;
   }
 }
 
 /** The module's number for the target text `targetText` of `family` on this instance. */
 function tapeTarget(family, targetText) {
+  if (lastTarget.family === family && lastTarget.text === targetText) return lastTarget.id;
   let texts = tapeTargets.get(family);
   if (texts === undefined) tapeTargets.set(family, (texts = new Map()));
   let id = texts.get(targetText);
@@ -588,6 +653,7 @@ function tapeTarget(family, targetText) {
     id = tape_target(family.family, targetText);
     if (texts.size < MAX_CHECKED_TARGETS) texts.set(targetText, id);
   }
+  lastTarget = { family, text: targetText, id };
   return id;
 }
 
@@ -605,16 +671,23 @@ function runTape(w, targetText) {
       const at = tape_reserve(w.n, w.m, units * 3) >>> 2;
       views();
       room = { ops: w.n, nums: w.m, bytes: units * 3, at: I32[at], numsAt: I32[at + 1], textAt: I32[at + 2] };
+      textView = null;
     } else {
       views();
     }
-    I32.set(w.ops.subarray(0, w.n), room.at >>> 2);
-    if (w.m > 0) F64.set(w.nums.subarray(0, w.m), room.numsAt >>> 3);
-    const { written } = units === 0 ? { written: 0 } : utf8In.encodeInto(w.text, U8.subarray(room.textAt, room.textAt + units * 3));
+    // Copied by a loop: a command's tape is short, and a view for `set` costs an object.
+    const ops = w.ops;
+    for (let i = 0, at = room.at >>> 2, n = w.n; i < n; i++) I32[at + i] = ops[i];
+    for (let i = 0, at = room.numsAt >>> 3, m = w.m; i < m; i++) F64[at + i] = w.nums[i];
+    if (textView === null) textView = U8.subarray(room.textAt, room.textAt + room.bytes);
+    const written = units === 0 ? 0 : utf8In.encodeInto(w.text, textView).written;
     release(w);
     const h = tape_encode(id, w.n, w.m, written, written === units) >>> 2;
     views();
-    if (I32[h + 6] !== 0) room = { ops: -1, nums: -1, bytes: -1, at: 0, numsAt: 0, textAt: 0 };
+    if (I32[h + 6] !== 0) {
+      room = { ops: -1, nums: -1, bytes: -1, at: 0, numsAt: 0, textAt: 0 };
+      textView = null;
+    }
     answer = I32[h] === 0 ? { ok: materialize(w.strs, I32[h + 1] >>> 2, I32[h + 3] >>> 3, I32[h + 4]) } : JSON.parse(utf8Out.decode(U8.subarray(I32[h + 4], I32[h + 4] + I32[h + 5])));
   } catch (thrown) {
     release(w);
@@ -746,6 +819,65 @@ function optionText(v) {
   }
 }
 
+/**
+ * The texts of the targets callers name, made once (so that the maps they key hash each once):
+ * by version for `{ version }` (the versions a target may name, and a few more), and for
+ * `{ version, variant }` by the variant and the keys' order.
+ */
+const VERSION_TEXTS = bare();
+const VARIANT_TEXTS = new Map();
+/** The target text `{"version":n}` (with `"variant":…` where `variant` is given), made once. */
+function knownTarget(keys, version, variant) {
+  if (keys.length === 1 && version < 64) return (VERSION_TEXTS[version] ??= `{"version":${version}}`);
+  const name = `${keys.length === 1 ? "" : keys[0] === "version" ? "a" : "b"}${version}:${variant}`;
+  let text = VARIANT_TEXTS.get(name);
+  if (text === undefined) {
+    const v = `"version":${version}`;
+    text = keys.length === 1 ? `{${v}}` : keys[0] === "version" ? `{${v},"variant":"${variant}"}` : `{"variant":"${variant}",${v}}`;
+    if (VARIANT_TEXTS.size < MAX_CHECKED_TARGETS) VARIANT_TEXTS.set(name, text);
+  }
+  return text;
+}
+
+/**
+ * JSON text of a target: what `JSON.stringify` writes for it ("null" when it has none), each of
+ * its properties read once and in the order `JSON.stringify` reads them (its `toJSON`, its own
+ * enumerable keys, each key's value). The usual targets (`version`, and `variant` "deliver" or
+ * "send") are written here without a serializer; anything else by `JSON.stringify` of what was
+ * read.
+ */
+function targetText(t) {
+  if (t === null || typeof t !== "object") return optionText(t);
+  try {
+    if (t.toJSON !== undefined) return optionText(t);
+    const keys = Object.keys(t);
+    const n = keys.length;
+    if (n === 1 || n === 2) {
+      const a = t[keys[0]];
+      const b = n === 2 ? t[keys[1]] : undefined;
+      const version = keys[0] === "version" ? a : b;
+      const variant = keys[0] === "version" ? b : a;
+      if (
+        typeof version === "number" &&
+        (version | 0) === version &&
+        version >= 0 &&
+        (n === 1 ? keys[0] === "version" : (keys[0] === "variant" || keys[1] === "variant") && (variant === "deliver" || variant === "send"))
+      ) {
+        return knownTarget(keys, version, variant);
+      }
+      const read = Object.create(null);
+      read[keys[0]] = a;
+      if (n === 2) read[keys[1]] = b;
+      return optionText(read);
+    }
+    const read = Object.create(null);
+    for (const k of keys) read[k] = t[k];
+    return optionText(read);
+  } catch {
+    return "null";
+  }
+}
+
 /** Put the set-aside binaries back, by reference (iteratively: the answer can be deep). */
 function restore(root, binaries, token) {
   const todo = bare([root]);
@@ -784,9 +916,11 @@ function restore(root, binaries, token) {
  */
 function checkTarget(encodeText, targetText, ErrorClass) {
   // The module's answer for a target depends on its text alone: each is asked for once.
+  if (lastChecked.encodeText === encodeText && lastChecked.text === targetText) return;
   const known = checkedTargets.get(encodeText)?.get(targetText);
   if (known !== undefined) {
     if (known !== null) throw wireError(known, ErrorClass);
+    lastChecked = { encodeText, text: targetText };
     return;
   }
   const answer = run(encodeText, ["null", targetText], { trapped: (e) => invalid("", "a target", why(e), ErrorClass) });
@@ -799,15 +933,17 @@ function checkTarget(encodeText, targetText, ErrorClass) {
 
 /** Per encode export, the target texts already checked: null (supported) or the refusal. */
 const checkedTargets = new Map();
+/** The last target text found supported (most calls name the one before's again). */
+let lastChecked = { encodeText: null, text: null };
 /** How many target texts each export remembers (the targets are a handful; a caller that makes up new ones is asked about each). */
 const MAX_CHECKED_TARGETS = 64;
 
 export function encode(command, target) {
   // No target is the current version's, whose text is known.
-  const targetText = target === undefined ? INBOX_CURRENT : optionText(target);
-  checkTarget(inboxEncode, targetText, SessionInboxWireError);
+  const text = target === undefined ? INBOX_CURRENT : targetText(target);
+  checkTarget(inboxEncode, text, SessionInboxWireError);
   const c = commandTape(command);
-  const answer = runTape(c, targetText);
+  const answer = runTape(c, text);
   if (answer.error) throw wireError(answer.error);
   return c.binaries !== null ? restore(answer.ok, c.binaries, c.token) : answer.ok;
 }
@@ -938,12 +1074,14 @@ export async function negotiate(command, destination, lookup, options = {}) {
 export const turnControl = {
   WIRE_VERSION: TURN_CONTROL_WIRE_VERSION,
   encode(command, target) {
-    const targetText = target === undefined ? TURN_CURRENT : optionText(target);
-    checkTarget(turnEncode, targetText, TurnControlWireError);
+    const text = target === undefined ? TURN_CURRENT : targetText(target);
+    checkTarget(turnEncode, text, TurnControlWireError);
     const c = commandTape(command, TurnControlWireError);
-    const answer = runTape(c, targetText);
+    // Read before the walk's buffers go back (runTape releases them).
+    const action = c.field("action");
+    const answer = runTape(c, text);
     if (answer.error) throw wireError(answer.error, TurnControlWireError);
-    if (answer.ok.kind === "turn-result") answer.ok.action = c.field("action");
+    if (answer.ok.kind === "turn-result") answer.ok.action = action;
     return answer.ok;
   },
   negotiate(capabilities, options = {}) {

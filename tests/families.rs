@@ -121,6 +121,7 @@ static ECHO: FamilyDesc = FamilyDesc {
     producer: PRODUCER,
     decode,
     encode,
+    encode_to: |c, t, sink| hookwire::family::answer_to(encode(std::mem::take(c), t), sink),
     encode_text,
     prepare: || {},
     negotiate,
@@ -299,6 +300,7 @@ fn the_shared_encode_invariant_catches_a_bad_writer() {
     }
     static LAX: FamilyDesc = FamilyDesc {
         encode: lax,
+        encode_to: |c, t, sink| hookwire::family::answer_to(lax(std::mem::take(c), t), sink),
         encode_text: lax_text,
         ..ECHO
     };

@@ -69,6 +69,17 @@ pub fn check_encode_for(f: &FamilyDesc, command: &Value, target: &Value) -> Opti
         crate::canonical::to_string(&answer),
         "encode_text differs from encode"
     );
+    // A wire value given to a sink (the JS encoder's answer tape) member by member is the same
+    // value, its keys in canonical order: its canonical text again.
+    let mut sink = crate::canonical::TextSink::default();
+    let via_sink = match (f.encode_to)(&mut command.clone(), target, &mut sink) {
+        None => format!("{{\"ok\":{}}}", sink.out),
+        Some(other) => {
+            assert!(sink.out.is_empty(), "encode_to gave a sink a value and answered too");
+            crate::canonical::to_string(&other.to_json())
+        }
+    };
+    assert_eq!(via_sink, text, "encode_to differs from encode");
     let m = answer.as_object().expect("an answer is an object");
     assert_eq!(m.len(), 1, "one of ok | error: {answer}");
     if let Some(e) = m.get("error") {

@@ -86,6 +86,14 @@ pub struct FamilyDesc {
     pub decode: fn(&serde_json::Value) -> Result<serde_json::Value, crate::DecodeError>,
     /// Encode a command for a target given as JSON.
     pub encode: fn(serde_json::Value, &serde_json::Value) -> crate::Answer,
+    /// The same answer with a wire value given to a sink member by member rather than answered
+    /// (`None` then; a family may write it from a typed view without building it, as the session
+    /// inbox does): the encoder's wasm module writes its answer tape so. The family may take the
+    /// command (`std::mem::take`, leaving `null`) or only borrow it; the wasm module frees a
+    /// command left in place with the memory it was read into. A family with nothing faster
+    /// passes its answer through [`answer_to`].
+    pub encode_to:
+        fn(&mut serde_json::Value, &serde_json::Value, &mut dyn crate::canonical::Sink) -> Option<crate::Answer>,
     /// The same answer as canonical text, appended to the buffer (what `encode --lines` and the
     /// encoder's wasm export write; a family may write it without building the answer).
     pub encode_text: fn(&serde_json::Value, &serde_json::Value, &mut String),
@@ -129,6 +137,19 @@ pub struct JsFace {
     pub encoder_declarations: fn() -> String,
     /// Its own producer facts for the JS encoder (`js/encoder-contract.js`), as a JSON object.
     pub producer_tables: fn() -> serde_json::Value,
+}
+
+/// A family's answer as [`FamilyDesc::encode_to`] gives it: a wire value to `sink` (`None`),
+/// anything else back.
+#[cfg(feature = "std")]
+pub fn answer_to(answer: crate::Answer, sink: &mut dyn crate::canonical::Sink) -> Option<crate::Answer> {
+    match answer {
+        crate::Answer::Ok(v) => {
+            sink.value(&v);
+            None
+        }
+        other => Some(other),
+    }
 }
 
 /// A CLI target name as the JSON target every family's encoder takes: `v0-send` →

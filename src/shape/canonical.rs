@@ -157,6 +157,120 @@ impl<'o> Members<'o> {
     }
 }
 
+/// Where a wire value goes member by member, in canonical order: each object's length before its
+/// members, its keys in UTF-16 order (as `JSON.parse` of canonical text makes them), and whole
+/// values of a command handed over as they are ([`Sink::value`] puts their keys in that order
+/// itself). A writer of a typed wire value (the session inbox's `Encoded::emit`) writes through
+/// it without building the value; the JS encoder's answer tape (`tape::TapeSink`) and
+/// [`TextSink`] take it.
+pub trait Sink {
+    /// A number the writer adds (a `version`, a `payloadIndex`).
+    fn number(&mut self, n: u32);
+    /// A string the writer adds (a `kind`): one of its own, the same on every call.
+    fn str(&mut self, s: &'static str);
+    /// An array of `len` items, which follow.
+    fn array(&mut self, len: usize);
+    /// An object of `len` members, which follow: each a [`Sink::key`], then its value.
+    fn object(&mut self, len: usize);
+    /// The next member's key, of a value the writer was given (a command's entry).
+    fn key(&mut self, key: &str);
+    /// The next member's key, one the writer adds (`version`, `payloads`, …): one of its own,
+    /// the same on every call.
+    fn added_key(&mut self, key: &'static str) {
+        self.key(key);
+    }
+    /// A whole value.
+    fn value(&mut self, v: &Value);
+}
+
+/// A [`Sink`] writing canonical text: the text is the value's canonical text when the writer
+/// gives keys in canonical order (`invariants::check_encode_for` holds each family's sink writer
+/// to its encoder's answer through it).
+#[derive(Default)]
+pub struct TextSink {
+    /// The text written.
+    pub out: String,
+    /// For each array or object open: whether it is an object, and its members still to come.
+    open: Vec<(bool, usize)>,
+    /// Whether a key was written and its value is next.
+    after_key: bool,
+}
+
+impl TextSink {
+    /// Before a member: a comma, unless it is the first of its container.
+    fn separator(&mut self) {
+        if !self.open.is_empty() && !self.out.ends_with(['[', '{']) {
+            self.out.push(',');
+        }
+    }
+
+    /// Before a value: an item's separator (an object's value follows its key).
+    fn start(&mut self) {
+        if !core::mem::take(&mut self.after_key) {
+            self.separator();
+        }
+    }
+
+    /// After a value: every container it completed is closed.
+    fn done(&mut self) {
+        while let Some((object, left)) = self.open.last_mut() {
+            *left -= 1;
+            if *left > 0 {
+                return;
+            }
+            let close = if *object { '}' } else { ']' };
+            self.open.pop();
+            self.out.push(close);
+        }
+    }
+
+    fn open(&mut self, object: bool, len: usize) {
+        self.start();
+        self.out.push(if object { '{' } else { '[' });
+        if len > 0 {
+            self.open.push((object, len));
+        } else {
+            self.out.push(if object { '}' } else { ']' });
+            self.done();
+        }
+    }
+}
+
+impl Sink for TextSink {
+    fn number(&mut self, n: u32) {
+        self.start();
+        write_u64(n.into(), &mut self.out);
+        self.done();
+    }
+
+    fn str(&mut self, s: &'static str) {
+        self.start();
+        write_str(s, &mut self.out);
+        self.done();
+    }
+
+    fn array(&mut self, len: usize) {
+        self.open(false, len);
+    }
+
+    fn object(&mut self, len: usize) {
+        self.open(true, len);
+    }
+
+    fn key(&mut self, key: &str) {
+        self.separator();
+        write_str(key, &mut self.out);
+        self.out.push(':');
+        self.after_key = true;
+    }
+
+    fn value(&mut self, v: &Value) {
+        self.start();
+        write_value(v, &mut self.out);
+        self.done();
+    }
+}
+
 /// The text `"key":` of a key known when the program is compiled, for [`Members::key_text`]
 /// (which asserts in debug builds that the key is plain ASCII that needs no escape).
 macro_rules! key_text {
@@ -420,8 +534,38 @@ pub fn json_number(n: f64) -> serde_json::Value {
 
 #[cfg(test)]
 mod tests {
-    use super::{any_special, number_to_string, to_string, ESCAPED};
+    use super::{any_special, number_to_string, to_string, Sink, TextSink, ESCAPED};
     use serde_json::json;
+
+    /// A value given to a `TextSink` member by member is its canonical text: separators, empty
+    /// and nested containers, keys followed by whole values.
+    #[test]
+    fn a_text_sink_writes_what_it_is_given_as_canonical_text() {
+        let mut t = TextSink::default();
+        t.object(4);
+        t.key("a");
+        t.array(3);
+        t.array(0);
+        t.value(&json!({"y": [1, {}], "x": "é"}));
+        t.object(1);
+        t.key("k");
+        t.number(0);
+        t.key("b");
+        t.object(0);
+        t.key("c");
+        t.str("deliver");
+        t.key("d");
+        t.array(1);
+        t.array(1);
+        t.number(7);
+        assert_eq!(
+            t.out,
+            to_string(&json!({"a": [[], {"x": "é", "y": [1, {}]}, {"k": 0}], "b": {}, "c": "deliver", "d": [[7]]}))
+        );
+        let mut t = TextSink::default();
+        t.value(&json!("only"));
+        assert_eq!(t.out, "\"only\"");
+    }
 
     /// Objects whose keys sort apart in UTF-8 and UTF-16, nested 80 deep, are written in time
     /// polynomial in the depth: writing every level in map order and then again sorted would

@@ -29,7 +29,7 @@
 //!
 //! Must never import a family: it is generic over JSON.
 
-use crate::canonical::{sorted_members, utf8_order_is_utf16_order};
+use crate::canonical::{sorted_members, utf8_order_is_utf16_order, Sink};
 use serde_json::{Map, Number, Value};
 
 /// `null`.
@@ -87,18 +87,73 @@ pub struct Input<'a> {
     pub ascii: bool,
 }
 
-/// The value on `tape` and where each of its strings sits in `tape.text` (byte ranges, in the
-/// order they come), or `None` when the tape is not one value (a bug of the writer).
-pub fn read(tape: &Input<'_>) -> Option<(Value, Vec<(u32, u32)>)> {
+/// Where a command's strings are: each one's byte range in the tape's text, in the order they
+/// come (its number), and each non-empty string the value read holds, by the address of its
+/// bytes. A wire value written from the command's own parts holds those very strings:
+/// [`Strings`] names them by address, with no hash of their bytes.
+pub struct Places {
+    /// Byte ranges in the text, by string number.
+    pub ranges: Vec<(u32, u32)>,
+    /// Open addressing by address (at most `MAX_PROBE` probes): (address, number + 1), or
+    /// (0, 0).
+    held: Vec<(usize, u32)>,
+}
+
+impl Places {
+    /// The table of `held` strings, (address, number), by address.
+    fn new(ranges: Vec<(u32, u32)>, held: &[(usize, u32)]) -> Places {
+        let size = (held.len() * 2).next_power_of_two().max(16);
+        let mut table = vec![(0, 0); size];
+        for &(at, k) in held {
+            let mut i = slot_of(at, size);
+            for _ in 0..MAX_PROBE {
+                if table[i].1 == 0 {
+                    table[i] = (at, k + 1);
+                    break;
+                }
+                i = (i + 1) & (size - 1);
+            }
+        }
+        Places { ranges, held: table }
+    }
+
+    /// The number of the string the value read holds at the address `at`, if the table has it.
+    fn at(&self, at: usize) -> Option<u32> {
+        let size = self.held.len();
+        let mut i = slot_of(at, size);
+        for _ in 0..MAX_PROBE {
+            match self.held[i] {
+                (_, 0) => return None,
+                (a, k) if a == at => return Some(k - 1),
+                _ => i = (i + 1) & (size - 1),
+            }
+        }
+        None
+    }
+}
+
+/// An address's slot in a table of `size` (a power of two) slots: its bits mixed by a
+/// multiplication, the high ones taken.
+fn slot_of(at: usize, size: usize) -> usize {
+    let mixed = ((at as u64) >> 3).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (mixed >> (64 - size.trailing_zeros())) as usize
+}
+
+/// The value on `tape` and where each of its strings sits, or `None` when the tape is not one
+/// value (a bug of the writer).
+pub fn read(tape: &Input<'_>) -> Option<(Value, Places)> {
     let mut r = Reader {
         tape,
         op: 0,
         num: 0,
         byte: 0,
-        strings: Vec::new(),
+        // A string takes a word or more, and a value's string two.
+        strings: Vec::with_capacity(tape.ops.len() / 2 + 1),
+        held: Vec::with_capacity(tape.ops.len() / 2 + 1),
     };
     let v = r.value()?;
-    (r.op == tape.ops.len() && r.num == tape.nums.len() && r.byte == tape.text.len()).then_some((v, r.strings))
+    (r.op == tape.ops.len() && r.num == tape.nums.len() && r.byte == tape.text.len())
+        .then(|| (v, Places::new(r.strings, &r.held)))
 }
 
 struct Reader<'a, 't> {
@@ -107,6 +162,7 @@ struct Reader<'a, 't> {
     num: usize,
     byte: usize,
     strings: Vec<(u32, u32)>,
+    held: Vec<(usize, u32)>,
 }
 
 impl<'a> Reader<'a, '_> {
@@ -139,6 +195,15 @@ impl<'a> Reader<'a, '_> {
         Some(s)
     }
 
+    /// The last string read, owned: its address is noted.
+    fn owned(&mut self, s: &str) -> String {
+        let s = s.to_owned();
+        if !s.is_empty() {
+            self.held.push((s.as_ptr() as usize, self.strings.len() as u32 - 1));
+        }
+        s
+    }
+
     fn value(&mut self) -> Option<Value> {
         Some(match self.word()? {
             NULL => Value::Null,
@@ -151,7 +216,10 @@ impl<'a> Reader<'a, '_> {
                 Value::Number(number(n)?)
             }
             NUMBER_TEXT => Value::Number(self.string()?.parse().ok()?),
-            STR => Value::String(self.string()?.to_owned()),
+            STR => {
+                let s = self.string()?;
+                Value::String(self.owned(s))
+            }
             ARRAY => {
                 let n = self.word()? as usize;
                 let mut items = Vec::with_capacity(n.min(self.tape.ops.len()));
@@ -164,7 +232,8 @@ impl<'a> Reader<'a, '_> {
                 let n = self.word()?;
                 let mut map = Map::new();
                 for _ in 0..n {
-                    let k = self.string()?.to_owned();
+                    let k = self.string()?;
+                    let k = self.owned(k);
                     let v = self.value()?;
                     map.insert(k, v);
                 }
@@ -190,14 +259,18 @@ fn number(n: f64) -> Option<Number> {
     Number::from_f64(n)
 }
 
-/// The command's strings, found by their text: a wire value's strings are mostly the command's
-/// own, which the JS side already holds. Naming one is only a saving (a string not found is sent
-/// as its bytes), so a lookup probes at most `MAX_PROBE` (8) slots: the work stays linear in the
-/// number of strings whatever they are, colliding ones included.
+/// The command's strings, found by address or by their text: a wire value's strings are mostly
+/// the command's own, which the JS side already holds. A string the wire value holds by
+/// reference to the command (the encoder's typed view does for all of them) is found by its
+/// address, its bytes compared once; any other by a hash table of the command's strings, made
+/// when first needed. Naming one is only a saving (a string not found is sent as its bytes), so
+/// a lookup probes at most `MAX_PROBE` (8) slots: the work stays linear in the number of strings
+/// whatever they are, colliding ones included.
 pub struct Strings<'a> {
     text: &'a str,
     ranges: &'a [(u32, u32)],
-    /// Open addressing: a string's number + 1, or 0.
+    places: Option<&'a Places>,
+    /// Open addressing: a string's number + 1, or 0 (empty until a lookup needs it).
     slots: Vec<u32>,
     hash: fn(&[u8]) -> u32,
 }
@@ -206,12 +279,42 @@ pub struct Strings<'a> {
 const MAX_PROBE: usize = 8;
 
 impl<'a> Strings<'a> {
-    /// The strings at `ranges` of `text` (as [`read`] answers them), findable by their text.
-    pub fn new(text: &'a str, ranges: &'a [(u32, u32)]) -> Strings<'a> {
-        Self::with_hash(text, ranges, hash)
+    /// The strings of `text` at `places` (as [`read`] answers them), findable.
+    pub fn new(text: &'a str, places: &'a Places) -> Strings<'a> {
+        Strings {
+            text,
+            ranges: &places.ranges,
+            places: Some(places),
+            slots: Vec::new(),
+            hash,
+        }
     }
 
+    /// The number of the command's string whose bytes `s` are (the same address and length),
+    /// if the value read holds it.
+    fn by_address(&self, s: &[u8]) -> Option<u32> {
+        let k = self.places?.at(s.as_ptr() as usize)?;
+        let (a, b) = self.ranges[k as usize];
+        // The same bytes: an address alone could be a freed string's, given again.
+        (self.text.as_bytes()[a as usize..b as usize] == *s).then_some(k)
+    }
+
+    #[cfg(test)]
     fn with_hash(text: &'a str, ranges: &'a [(u32, u32)], hash: fn(&[u8]) -> u32) -> Strings<'a> {
+        let mut strings = Strings {
+            text,
+            ranges,
+            places: None,
+            slots: Vec::new(),
+            hash,
+        };
+        strings.fill();
+        strings
+    }
+
+    /// Make the hash table of the command's strings.
+    fn fill(&mut self) {
+        let (text, ranges, hash) = (self.text, self.ranges, self.hash);
         let size = (ranges.len() * 2).next_power_of_two().max(16);
         let mut slots = vec![0u32; size];
         for (i, &(a, b)) in ranges.iter().enumerate() {
@@ -228,12 +331,7 @@ impl<'a> Strings<'a> {
                 }
             }
         }
-        Strings {
-            text,
-            ranges,
-            slots,
-            hash,
-        }
+        self.slots = slots;
     }
 
     fn same(text: &str, (c, d): (u32, u32), a: u32, b: u32) -> bool {
@@ -242,7 +340,10 @@ impl<'a> Strings<'a> {
 
     /// The number of a string of the command with the text `s` (whose hash is `h`), if it has a
     /// slot.
-    fn find(&self, s: &[u8], h: u32) -> Option<u32> {
+    fn find(&mut self, s: &[u8], h: u32) -> Option<u32> {
+        if self.slots.is_empty() {
+            self.fill();
+        }
         let mask = self.slots.len() - 1;
         let mut at = h as usize & mask;
         for _ in 0..MAX_PROBE {
@@ -296,16 +397,24 @@ pub const KNOWN_SLOTS: usize = 512;
 const KNOWN_LEN: usize = 32;
 
 /// The strings, not in a command, that earlier answers carried and the JS side kept (the keys
-/// and constants the encoder adds: `version`, `payloads`, `deliver`, …), by slot. Lives as long
-/// as the module instance; the JS side's copy starts empty with it.
+/// and constants the encoder adds: `version`, `payloads`, `deliver`, …), by slot. A slot, once
+/// filled, keeps its string. Lives as long as the module instance; the JS side's copy starts
+/// empty with it.
 pub struct Known {
     slots: [(u8, [u8; KNOWN_LEN]); KNOWN_SLOTS],
+    /// The writer's own strings (`&'static str`, the same bytes at the same address on every
+    /// call) found kept, by address: (address, length, slot + 1), or zeros.
+    added: [(usize, u8, u16); ADDED_SLOTS],
 }
+
+/// How many of the writer's own strings [`Known`] finds by address (more go by their hash).
+const ADDED_SLOTS: usize = 64;
 
 impl Default for Known {
     fn default() -> Self {
         Known {
             slots: [(0, [0; KNOWN_LEN]); KNOWN_SLOTS],
+            added: [(0, 0, 0); ADDED_SLOTS],
         }
     }
 }
@@ -318,33 +427,52 @@ pub struct Output<'o> {
     pub nums: &'o mut Vec<f64>,
     /// The bytes of the strings the command does not hold.
     pub bytes: &'o mut Vec<u8>,
+    /// Runs each growth of the three buffers (the wasm module grows them outside its per-call
+    /// arena: they outlive the call).
+    pub grow: fn(&mut dyn FnMut()),
+}
+
+impl Output<'_> {
+    fn words<const N: usize>(&mut self, words: [u32; N]) {
+        if self.ops.capacity() - self.ops.len() < N {
+            let ops = &mut *self.ops;
+            (self.grow)(&mut || ops.reserve(N.max(ops.len())));
+        }
+        self.ops.extend(words);
+    }
+
+    fn number(&mut self, f: f64) {
+        if self.nums.len() == self.nums.capacity() {
+            let nums = &mut *self.nums;
+            (self.grow)(&mut || nums.reserve(nums.len().max(8)));
+        }
+        self.nums.push(f);
+    }
+
+    fn bytes(&mut self, b: &[u8]) {
+        if self.bytes.capacity() - self.bytes.len() < b.len() {
+            let bytes = &mut *self.bytes;
+            (self.grow)(&mut || bytes.reserve(b.len().max(bytes.len())));
+        }
+        self.bytes.extend_from_slice(b);
+    }
 }
 
 /// Append the tape of the wire value `value` to `out`: the value `JSON.parse` makes of its
 /// canonical text (keys in UTF-16 order, each number the double that text parses to), its
 /// strings found among the command's or the known ones. No text is written or read.
-pub fn write(value: &Value, strings: &Strings<'_>, known: &mut Known, out: &mut Output<'_>) {
+pub fn write(value: &Value, strings: &mut Strings<'_>, known: &mut Known, out: &mut Output<'_>) {
     match value {
-        Value::Null => out.ops.push(NULL),
-        Value::Bool(b) => out.ops.push(if *b { TRUE } else { FALSE }),
-        Value::Number(n) => {
-            // Canonical text writes every number so that it parses back to its double (an
-            // integer beyond 2^53 to the nearest one, as `as f64` rounds it); -0 as `0`.
-            let f = n.as_f64().unwrap_or_default();
-            if f.fract() == 0.0 && f.abs() < 2_147_483_648.0 {
-                out.ops.extend([INT, f as i32 as u32]);
-            } else {
-                out.ops.push(F64);
-                out.nums.push(f);
-            }
-        }
+        Value::Null => out.words([NULL]),
+        Value::Bool(b) => out.words([if *b { TRUE } else { FALSE }]),
+        Value::Number(n) => write_number(n.as_f64().unwrap_or_default(), out),
         Value::String(s) => write_str(s.as_bytes(), strings, known, out),
         Value::Array(items) => {
-            out.ops.extend([ARRAY, items.len() as u32]);
+            out.words([ARRAY, items.len() as u32]);
             items.iter().for_each(|x| write(x, strings, known, out));
         }
         Value::Object(map) => {
-            out.ops.extend([OBJECT, map.len() as u32]);
+            out.words([OBJECT, map.len() as u32]);
             let mut member = |k: &String, x: &Value| {
                 write_str(k.as_bytes(), strings, known, out);
                 write(x, strings, known, out);
@@ -358,28 +486,117 @@ pub fn write(value: &Value, strings: &Strings<'_>, known: &mut Known, out: &mut 
     }
 }
 
-/// A string's words: [`STR`] and the number of the command's string with its text, else
-/// [`KNOWN_STR`] and its slot, else [`NEW_STR`], its length, a slot, and its bytes.
-fn write_str(bytes: &[u8], strings: &Strings<'_>, known: &mut Known, out: &mut Output<'_>) {
-    let h = (strings.hash)(bytes);
-    if let Some(k) = strings.find(bytes, h) {
-        out.ops.extend([STR, k]);
+/// A number's words. Canonical text writes every number so that it parses back to its double
+/// (an integer beyond 2^53 to the nearest one, as `as f64` rounds it); -0 as `0`.
+fn write_number(f: f64, out: &mut Output<'_>) {
+    if f.fract() == 0.0 && f.abs() < 2_147_483_648.0 {
+        out.words([INT, f as i32 as u32]);
+    } else {
+        out.words([F64]);
+        out.number(f);
+    }
+}
+
+/// A string's words: [`STR`] and the number of the command's string with its text (found by
+/// address first), else [`KNOWN_STR`] and its slot, else [`NEW_STR`], its length, a slot, and its
+/// bytes.
+fn write_str(bytes: &[u8], strings: &mut Strings<'_>, known: &mut Known, out: &mut Output<'_>) {
+    if let Some(k) = (!bytes.is_empty()).then(|| strings.by_address(bytes)).flatten() {
+        out.words([STR, k]);
         return;
     }
+    let h = (strings.hash)(bytes);
     let slot = h as usize % KNOWN_SLOTS;
     let (len, text) = &mut known.slots[slot];
     if *len != 0 && text[..usize::from(*len)] == *bytes {
-        out.ops.extend([KNOWN_STR, slot as u32]);
+        out.words([KNOWN_STR, slot as u32]);
         return;
     }
+    if let Some(k) = strings.find(bytes, h) {
+        out.words([STR, k]);
+        return;
+    }
+    let (len, text) = &mut known.slots[slot];
     let keep = *len == 0 && !bytes.is_empty() && bytes.len() <= KNOWN_LEN;
     if keep {
         *len = bytes.len() as u8;
         text[..bytes.len()].copy_from_slice(bytes);
     }
-    out.ops
-        .extend([NEW_STR, bytes.len() as u32, if keep { slot as u32 } else { NO_SLOT }]);
-    out.bytes.extend_from_slice(bytes);
+    out.words([NEW_STR, bytes.len() as u32, if keep { slot as u32 } else { NO_SLOT }]);
+    out.bytes(bytes);
+}
+
+/// A string the writer adds (`&'static str`): [`KNOWN_STR`] and its slot, found by its address
+/// once it is kept, else kept if its slot is free ([`NEW_STR`] with the slot), else [`NEW_STR`].
+/// Never looked for among the command's strings: the JS side keeps it after its first answer.
+fn write_added(s: &'static str, known: &mut Known, out: &mut Output<'_>) {
+    let bytes = s.as_bytes();
+    let at = bytes.as_ptr() as usize;
+    let cached = slot_of(at, ADDED_SLOTS);
+    let (a, len, slot) = known.added[cached];
+    if a == at && usize::from(len) == bytes.len() && slot != 0 {
+        out.words([KNOWN_STR, u32::from(slot - 1)]);
+        return;
+    }
+    let slot = hash(bytes) as usize % KNOWN_SLOTS;
+    let (len, text) = &mut known.slots[slot];
+    let kept = *len != 0 && text[..usize::from(*len)] == *bytes;
+    let keep = !kept && *len == 0 && !bytes.is_empty() && bytes.len() <= KNOWN_LEN;
+    if keep {
+        *len = bytes.len() as u8;
+        text[..bytes.len()].copy_from_slice(bytes);
+    }
+    if kept || keep {
+        // Kept for good (a slot keeps its string): found by address from now on.
+        known.added[cached] = (at, bytes.len() as u8, slot as u16 + 1);
+    }
+    if kept {
+        out.words([KNOWN_STR, slot as u32]);
+    } else {
+        out.words([NEW_STR, bytes.len() as u32, if keep { slot as u32 } else { NO_SLOT }]);
+        out.bytes(bytes);
+    }
+}
+
+/// The answer's tape as a [`Sink`]: a family's writer (`FamilyDesc::encode_to`) gives it the wire
+/// value member by member, whole values of the command written by [`write`].
+pub struct TapeSink<'t> {
+    /// The command's strings.
+    pub strings: Strings<'t>,
+    /// The strings the JS side keeps.
+    pub known: &'t mut Known,
+    /// Where the tape goes.
+    pub out: Output<'t>,
+}
+
+impl Sink for TapeSink<'_> {
+    fn number(&mut self, n: u32) {
+        write_number(f64::from(n), &mut self.out);
+    }
+
+    fn str(&mut self, s: &'static str) {
+        write_added(s, self.known, &mut self.out);
+    }
+
+    fn array(&mut self, len: usize) {
+        self.out.words([ARRAY, len as u32]);
+    }
+
+    fn object(&mut self, len: usize) {
+        self.out.words([OBJECT, len as u32]);
+    }
+
+    fn key(&mut self, key: &str) {
+        write_str(key.as_bytes(), &mut self.strings, self.known, &mut self.out);
+    }
+
+    fn added_key(&mut self, key: &'static str) {
+        write_added(key, self.known, &mut self.out);
+    }
+
+    fn value(&mut self, v: &Value) {
+        write(v, &mut self.strings, self.known, &mut self.out);
+    }
 }
 
 #[cfg(test)]
@@ -431,7 +648,7 @@ mod tests {
         let (mut ops, mut nums, mut s) = (Vec::new(), Vec::new(), String::new());
         tape(&v, &mut ops, &mut nums, &mut s);
         for ascii in [false, s.is_ascii()] {
-            let (read, ranges) = read(&Input {
+            let (read, places) = read(&Input {
                 ops: &ops,
                 nums: &nums,
                 text: &s,
@@ -439,8 +656,10 @@ mod tests {
             })
             .unwrap();
             assert_eq!(read, v);
-            assert_eq!(ranges.len(), 10); // 7 keys, 2 strings, 1 number as text
-                                          // Every number keeps its serde_json variant.
+            // 7 keys, 2 strings, 1 number as text; the value holds them but the two "" and the text.
+            assert_eq!(places.ranges.len(), 10);
+            assert_eq!(places.held.iter().filter(|(_, k)| *k != 0).count(), 7);
+            // Every number keeps its serde_json variant.
             assert_eq!(crate::canonical::to_string(&read), crate::canonical::to_string(&v));
             for (a, b) in read["a"].as_array().unwrap().iter().zip(v["a"].as_array().unwrap()) {
                 assert_eq!(
@@ -534,18 +753,19 @@ mod tests {
         let command = json!({"kind": "send", "payload": {"message": "hi"}});
         let (mut ops, mut nums, mut s) = (Vec::new(), Vec::new(), String::new());
         tape(&command, &mut ops, &mut nums, &mut s);
-        let (_, ranges) = read(&Input {
+        let (command_read, places) = read(&Input {
             ops: &ops,
             nums: &nums,
             text: &s,
             ascii: true,
         })
         .unwrap();
-        let names: Vec<String> = ranges
+        let names: Vec<String> = places
+            .ranges
             .iter()
             .map(|(a, b)| s[*a as usize..*b as usize].to_owned())
             .collect();
-        let strings = Strings::new(&s, &ranges);
+        let mut strings = Strings::new(&s, &places);
         let mut known = Known::default();
         let mut kept = Vec::new();
         let wires = [
@@ -554,14 +774,15 @@ mod tests {
             json!("hi"),
             json!(-7),
         ];
-        let tape_of = |wire: &Value, known: &mut Known| {
+        let mut tape_of = |wire: &Value, known: &mut Known| {
             let (mut o, mut n, mut b) = (Vec::new(), Vec::new(), Vec::new());
             let mut out = Output {
                 ops: &mut o,
                 nums: &mut n,
                 bytes: &mut b,
+                grow: |f| f(),
             };
-            write(wire, &strings, known, &mut out);
+            write(wire, &mut strings, known, &mut out);
             (o, n, b)
         };
         for wire in wires.iter().chain(wires.iter()) {
@@ -573,6 +794,11 @@ mod tests {
         }
         // The second time, "deliver" and "version" are kept strings, "hi" the command's.
         assert_eq!(&tape_of(&wires[0], &mut known).0[..5], &[OBJECT, 6, STR, 0, KNOWN_STR]);
+        // The command's own strings (the value read holds them) are named by their address: the
+        // key "message" and its value "hi" (strings 3 and 4: "kind", "send" and "payload" come first).
+        let (o, _, b) = tape_of(&command_read["payload"], &mut known);
+        assert_eq!(o, [OBJECT, 1, STR, 3, STR, 4]);
+        assert!(b.is_empty());
         // -0 is the 0 that its text, `0`, parses to.
         assert_eq!(tape_of(&json!(-0.0), &mut known).0, [INT, 0]);
         // Keys come in UTF-16 order, as JSON.parse of canonical text makes them: U+1D11E (a
@@ -580,6 +806,44 @@ mod tests {
         let (o, _, b) = tape_of(&json!({"\u{e000}": 1, "𝄞": 2, "a": 3}), &mut Known::default());
         assert_eq!(o[..2], [OBJECT, 3]);
         assert_eq!(b, "a𝄞\u{e000}".as_bytes());
+    }
+
+    /// A string the writer adds is sent once with a slot, then named by it (found by its address,
+    /// with no hash), and never looked for among the command's strings.
+    #[test]
+    fn the_writers_own_strings_are_kept_then_found_by_address() {
+        let (_, places) = read(&Input {
+            ops: &[OBJECT, 1, 7, STR, 7],
+            nums: &[],
+            text: "versionversion",
+            ascii: true,
+        })
+        .unwrap();
+        let mut known = Known::default();
+        let (mut o, mut n, mut b) = (Vec::new(), Vec::new(), Vec::new());
+        let mut sink = TapeSink {
+            strings: Strings::new("versionversion", &places),
+            known: &mut known,
+            out: Output {
+                ops: &mut o,
+                nums: &mut n,
+                bytes: &mut b,
+                grow: |f| f(),
+            },
+        };
+        for _ in 0..3 {
+            sink.object(1);
+            sink.added_key("version");
+            sink.str("deliver");
+        }
+        assert!(sink.strings.slots.is_empty(), "the command's strings were hashed");
+        let (v, d) = (o[4], o[7]);
+        assert_eq!(o[..8], [OBJECT, 1, NEW_STR, 7, v, NEW_STR, 7, d]);
+        assert_eq!(
+            o[8..],
+            [OBJECT, 1, KNOWN_STR, v, KNOWN_STR, d, OBJECT, 1, KNOWN_STR, v, KNOWN_STR, d]
+        );
+        assert_eq!(b, b"versiondeliver");
     }
 
     /// Strings that all hash alike cost at most `MAX_PROBE` probes each: the first ones are
@@ -594,7 +858,7 @@ mod tests {
             ranges.push((at, at + n.len() as u32));
             at += n.len() as u32;
         }
-        let strings = Strings::with_hash(&text, &ranges, |_| 7);
+        let mut strings = Strings::with_hash(&text, &ranges, |_| 7);
         for (i, n) in names.iter().enumerate() {
             let found = strings.find(n.as_bytes(), 7);
             assert_eq!(found, (i < MAX_PROBE).then_some(i as u32), "{n}");

@@ -4,7 +4,7 @@
 //! convert from version 1. Nothing is dropped to make a value fit: a `down` step that cannot
 //! carry a field refuses with `INCOMPATIBLE`.
 
-use crate::canonical::{key_text, write_str, write_u64, write_value, Members};
+use crate::canonical::{key_text, write_str, write_u64, write_value, Members, Sink};
 use crate::error::{EncodeError, ErrorCode};
 use crate::session_inbox::build::{self, Deliver, Entries, Mirror, Payloads, Wire, CARRIED_KEYS};
 use crate::session_inbox::{producer_version, v0, WIRE_VERSION};
@@ -260,6 +260,101 @@ impl Encoded<'_> {
             Typed::View(..) => serde_json::to_value(&self).unwrap_or(Value::Null),
             Typed::Built(v) => v,
         }
+    }
+}
+
+impl Encoded<'_> {
+    /// Give the wire value to `sink` member by member, in canonical order (the layout of
+    /// [`write_wire`] and of the serialization: [`wire_fields`]): what [`encode`] answers,
+    /// without building it. Values of the command go to the sink as they are; only a mirror of
+    /// several payloads is made (their merge).
+    pub fn emit(&self, sink: &mut dyn Sink) {
+        let (wire, target) = match &self.0 {
+            Typed::Built(v) => return sink.value(v),
+            Typed::View(wire, target) => (wire, *target),
+        };
+        let version = match target {
+            Target::Version(n) => Some(n),
+            Target::V0(_) => None,
+        };
+        let d = match wire {
+            Wire::Control(map) => return emit_object(map, version.map(|n| ("version", n)), None, sink),
+            Wire::Deliver(d) => d,
+        };
+        sink.object(wire_fields(d, target).count());
+        for (key, _, field) in wire_fields(d, target) {
+            sink.added_key(key);
+            match field {
+                Field::Value(v) => sink.value(v),
+                Field::Str(s) => sink.str(s),
+                Field::Number(n) => sink.number(n),
+                Field::Entry(e, without) => emit_object(e, None, without, sink),
+                Field::SendEntries(e) => {
+                    sink.array(1);
+                    emit_object(e, Some(("payloadIndex", 0)), None, sink);
+                }
+                Field::Mirror(Mirror::Same(p)) => sink.value(p),
+                Field::Mirror(Mirror::Merged(list)) => sink.value(&build::coalesce_list(list)),
+                Field::Payloads(Payloads::One(p)) => {
+                    sink.array(1);
+                    sink.value(p);
+                }
+                Field::Payloads(Payloads::List(l)) => sink.value(l),
+            }
+        }
+    }
+}
+
+/// A map of the command (an entry, a control) given to `sink` with one number field merged in
+/// at its place and one key left out, as [`WithNumber`] serializes it. Its keys are declared
+/// ASCII keys (the view passed the strict current shape), so map order is canonical order; a
+/// map holding another key is given as the value it serializes to.
+fn emit_object(map: &Map<String, Value>, extra: Option<(&'static str, u32)>, without: Option<&'static str>, sink: &mut dyn Sink) {
+    if !map.keys().all(|k| crate::canonical::utf8_order_is_utf16_order(k)) {
+        let v = serde_json::to_value(WithNumber { map, extra, without }).unwrap_or(Value::Null);
+        return sink.value(&v);
+    }
+    let left_out = without.is_some_and(|k| map.contains_key(k));
+    sink.object(map.len() + usize::from(extra.is_some()) - usize::from(left_out));
+    let mut extra = extra;
+    for (k, v) in map.iter().filter(|(k, _)| Some(k.as_str()) != without) {
+        if let Some((name, n)) = extra.filter(|(name, _)| key_before(name, k)) {
+            sink.added_key(name);
+            sink.number(n);
+            extra = None;
+        }
+        sink.key(k);
+        sink.value(v);
+    }
+    if let Some((name, n)) = extra {
+        sink.added_key(name);
+        sink.number(n);
+    }
+}
+
+/// [`encode_result`], a wire value given to `sink` ([`Encoded::emit`]: a valid command's typed
+/// view, no value built) rather than answered: `None` when it went there, else the answer
+/// (a refusal). The encoder's wasm module writes its answer tape so. The command is only
+/// borrowed on the short way; the long way takes it (leaving `null`).
+pub fn encode_to(command: &mut Value, target: &Value, sink: &mut dyn Sink) -> Option<Answer> {
+    let target = match Target::from_json(target).and_then(Target::check) {
+        Ok(t) => t,
+        Err(e) => return Some(Answer::Refused(e)),
+    };
+    match view_checked(command, target) {
+        Some(Ok(wire)) => {
+            Encoded(Typed::View(wire, target)).emit(sink);
+            return None;
+        }
+        Some(Err(e)) => return Some(Answer::Refused(e)),
+        None => {}
+    }
+    match encode_built(std::mem::take(command), target) {
+        Ok(v) => {
+            sink.value(&v);
+            None
+        }
+        Err(e) => Some(Answer::Refused(e)),
     }
 }
 

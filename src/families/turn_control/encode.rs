@@ -98,6 +98,12 @@ pub fn encode_result(command: Value, target: &Value) -> crate::Answer {
     crate::Answer::from(target_from_json(target).and_then(|t| encode(command, t)))
 }
 
+/// [`encode_result`], a wire value given to `sink` rather than answered (`None` then): the
+/// encoder's wasm module writes its answer tape so. Takes the command (leaving `null`).
+pub fn encode_to(command: &mut Value, target: &Value, sink: &mut dyn crate::canonical::Sink) -> Option<crate::Answer> {
+    crate::family::answer_to(encode_result(std::mem::take(command), target), sink)
+}
+
 /// [`encode_result`] as canonical text, appended to `out`.
 pub fn encode_text(command: &Value, target: &Value, out: &mut String) {
     crate::canonical::write_value(&encode_result(command.clone(), target).to_json(), out);
