@@ -120,27 +120,29 @@ impl Arena {
         b.command_base != 0 && (b.command_base..b.command_base + ARENA).contains(&(ptr as usize))
     }
 
-    /// A block of the command's region (of the system allocator when it does not fit).
-    unsafe fn alloc_command(b: &mut Bump, layout: Layout) -> *mut u8 {
-        if b.command_base == 0 {
+    /// A block of `layout` from the region that starts at `*base` (made on first use: `*base`
+    /// 0), its free part from `*next`; `None` when the region cannot be made or the block does
+    /// not fit.
+    unsafe fn bump(base: &mut usize, next: &mut usize, layout: Layout) -> Option<*mut u8> {
+        if *base == 0 {
             let region = System.alloc(Layout::from_size_align_unchecked(ARENA, 16));
             if region.is_null() {
-                b.spilled = true;
-                return System.alloc(layout);
+                return None;
             }
-            (b.command_base, b.command_next) = (region as usize, region as usize);
+            (*base, *next) = (region as usize, region as usize);
         }
-        let start = (b.command_next + layout.align() - 1) & !(layout.align() - 1);
-        match start.checked_add(layout.size()) {
-            Some(end) if end <= b.command_base + ARENA => {
-                b.command_next = end;
-                start as *mut u8
-            }
-            _ => {
-                b.spilled = true;
-                System.alloc(layout)
-            }
-        }
+        let start = (*next + layout.align() - 1) & !(layout.align() - 1);
+        let end = start.checked_add(layout.size()).filter(|end| *end <= *base + ARENA)?;
+        *next = end;
+        Some(start as *mut u8)
+    }
+
+    /// A block of the command's region (of the system allocator when it does not fit).
+    unsafe fn alloc_command(b: &mut Bump, layout: Layout) -> *mut u8 {
+        Arena::bump(&mut b.command_base, &mut b.command_next, layout).unwrap_or_else(|| {
+            b.spilled = true;
+            System.alloc(layout)
+        })
     }
 }
 
@@ -155,21 +157,12 @@ unsafe impl GlobalAlloc for Arena {
         if b.reading {
             return Arena::alloc_command(b, layout);
         }
-        if b.base == 0 {
-            let arena = System.alloc(Layout::from_size_align_unchecked(ARENA, 16));
-            if arena.is_null() {
-                return System.alloc(layout);
-            }
-            (b.base, b.next) = (arena as usize, arena as usize);
-        }
-        let start = (b.next + layout.align() - 1) & !(layout.align() - 1);
-        match start.checked_add(layout.size()) {
-            Some(end) if end <= b.base + ARENA => {
-                b.next = end;
+        match Arena::bump(&mut b.base, &mut b.next, layout) {
+            Some(block) => {
                 b.live += 1;
-                start as *mut u8
+                block
             }
-            _ => System.alloc(layout),
+            None => System.alloc(layout),
         }
     }
 

@@ -243,6 +243,31 @@ enum Typed<'a> {
     Built(Value),
 }
 
+/// What [`Encoded::emit`] and the serialization write: the value the long way built, a
+/// control's map with the `version` entry its target adds (none for a v0 form), or a deliver's
+/// view with its target.
+enum Parts<'v, 'a> {
+    Built(&'v Value),
+    Control(&'v Map<String, Value>, Option<(&'static str, u32)>),
+    Deliver(&'v Deliver<'a>, Target),
+}
+
+impl<'a> Encoded<'a> {
+    fn parts(&self) -> Parts<'_, 'a> {
+        match &self.0 {
+            Typed::Built(v) => Parts::Built(v),
+            Typed::View(Wire::Control(map), target) => Parts::Control(
+                map,
+                match target {
+                    Target::Version(n) => Some(("version", *n)),
+                    Target::V0(_) => None,
+                },
+            ),
+            Typed::View(Wire::Deliver(d), target) => Parts::Deliver(d, *target),
+        }
+    }
+}
+
 impl Encoded<'_> {
     /// Append the wire value's canonical JSON text to `out` (what [`encode_into`] appends).
     pub fn write(&self, out: &mut String) {
@@ -269,17 +294,10 @@ impl Encoded<'_> {
     /// without building it. Values of the command go to the sink as they are; only a mirror of
     /// several payloads is made (their merge).
     pub fn emit(&self, sink: &mut dyn Sink) {
-        let (wire, target) = match &self.0 {
-            Typed::Built(v) => return sink.value(v),
-            Typed::View(wire, target) => (wire, *target),
-        };
-        let version = match target {
-            Target::Version(n) => Some(n),
-            Target::V0(_) => None,
-        };
-        let d = match wire {
-            Wire::Control(map) => return emit_object(map, version.map(|n| ("version", n)), None, sink),
-            Wire::Deliver(d) => d,
+        let (d, target) = match self.parts() {
+            Parts::Built(v) => return sink.value(v),
+            Parts::Control(map, version) => return emit_object(map, version, None, sink),
+            Parts::Deliver(d, target) => (d, target),
         };
         sink.object(wire_fields(d, target).count());
         for (key, _, field) in wire_fields(d, target) {
@@ -364,17 +382,10 @@ impl serde::Serialize for Encoded<'_> {
     /// them.
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        let (wire, target) = match &self.0 {
-            Typed::Built(v) => return v.serialize(serializer),
-            Typed::View(wire, target) => (wire, *target),
-        };
-        let version = match target {
-            Target::Version(n) => Some(n),
-            Target::V0(_) => None,
-        };
-        let d = match wire {
-            Wire::Control(map) => return WithNumber::new(map, version.map(|n| ("version", n))).serialize(serializer),
-            Wire::Deliver(d) => d,
+        let (d, target) = match self.parts() {
+            Parts::Built(v) => return v.serialize(serializer),
+            Parts::Control(map, version) => return WithNumber::new(map, version).serialize(serializer),
+            Parts::Deliver(d, target) => (d, target),
         };
         let mut m = serializer.serialize_map(None)?;
         for (key, _, field) in wire_fields(d, target) {
