@@ -2,7 +2,8 @@
 //! one-step migrations up to the current version. Family-agnostic; it knows no shapes.
 //!
 //! Invariant: a value leaves the chain ([`run`]) declaring exactly the current version, or not
-//! at all ([`walk`], decode's, leaves out only that last write: its projection never reads it).
+//! at all ([`walk_deferring`], decode's, leaves out only that last write, which its projection
+//! never reads, and takes a family's shortcut for an unversioned value).
 //! This module must never import a family, the encoder or normalization code.
 
 use crate::error::{DecodeError, Detail, ErrorCode};
@@ -95,10 +96,10 @@ pub fn run<H: Host>(h: &mut H, chain: &Chain<'_, H>, value: &H::Value) -> Result
     })
 }
 
-/// [`run`] as decode needs it, answering also the head of what it answers (the input's, read
-/// first, or the last rewrite's: its type, `version` and `kind`). A migrated value still declares
-/// the version of its last rewrite (what follows it were pure bumps): decode reads only its
-/// kind, from that head, and its fields, so the version is not set again here.
+/// The walk of [`run`], without a family's [`Unversioned`] shortcut, answering also the head of
+/// what it answers (the input's, read first, or the last rewrite's: its type, `version` and
+/// `kind`). A migrated value still declares the version of its last rewrite (what follows it
+/// were pure bumps): [`run`] sets the current one. Decode walks with [`walk_deferring`].
 pub fn walk<H: Host>(
     h: &mut H,
     chain: &Chain<'_, H>,

@@ -410,6 +410,26 @@ pub struct Known {
 /// How many of the writer's own strings [`Known`] finds by address (more go by their hash).
 const ADDED_SLOTS: usize = 64;
 
+impl Known {
+    /// Whether `slot` keeps the string `bytes`.
+    fn holds(&self, slot: usize, bytes: &[u8]) -> bool {
+        let (len, text) = &self.slots[slot];
+        *len != 0 && text[..usize::from(*len)] == *bytes
+    }
+
+    /// Keep `bytes` in `slot` when the slot is free and they fit: whether it did (the JS side
+    /// keeps it too, told by the slot [`NEW_STR`] names).
+    fn keep(&mut self, slot: usize, bytes: &[u8]) -> bool {
+        let (len, text) = &mut self.slots[slot];
+        let keep = *len == 0 && !bytes.is_empty() && bytes.len() <= KNOWN_LEN;
+        if keep {
+            *len = bytes.len() as u8;
+            text[..bytes.len()].copy_from_slice(bytes);
+        }
+        keep
+    }
+}
+
 impl Default for Known {
     fn default() -> Self {
         Known {
@@ -507,8 +527,7 @@ fn write_str(bytes: &[u8], strings: &mut Strings<'_>, known: &mut Known, out: &m
     }
     let h = (strings.hash)(bytes);
     let slot = h as usize % KNOWN_SLOTS;
-    let (len, text) = &mut known.slots[slot];
-    if *len != 0 && text[..usize::from(*len)] == *bytes {
+    if known.holds(slot, bytes) {
         out.words([KNOWN_STR, slot as u32]);
         return;
     }
@@ -516,13 +535,14 @@ fn write_str(bytes: &[u8], strings: &mut Strings<'_>, known: &mut Known, out: &m
         out.words([STR, k]);
         return;
     }
-    let (len, text) = &mut known.slots[slot];
-    let keep = *len == 0 && !bytes.is_empty() && bytes.len() <= KNOWN_LEN;
-    if keep {
-        *len = bytes.len() as u8;
-        text[..bytes.len()].copy_from_slice(bytes);
-    }
-    out.words([NEW_STR, bytes.len() as u32, if keep { slot as u32 } else { NO_SLOT }]);
+    let keep = known.keep(slot, bytes);
+    write_new(bytes, keep.then_some(slot), out);
+}
+
+/// A string the JS side does not hold: [`NEW_STR`], its length, the slot it is to be kept in
+/// (else [`NO_SLOT`]), and its bytes.
+fn write_new(bytes: &[u8], slot: Option<usize>, out: &mut Output<'_>) {
+    out.words([NEW_STR, bytes.len() as u32, slot.map_or(NO_SLOT, |s| s as u32)]);
     out.bytes(bytes);
 }
 
@@ -539,13 +559,8 @@ fn write_added(s: &'static str, known: &mut Known, out: &mut Output<'_>) {
         return;
     }
     let slot = hash(bytes) as usize % KNOWN_SLOTS;
-    let (len, text) = &mut known.slots[slot];
-    let kept = *len != 0 && text[..usize::from(*len)] == *bytes;
-    let keep = !kept && *len == 0 && !bytes.is_empty() && bytes.len() <= KNOWN_LEN;
-    if keep {
-        *len = bytes.len() as u8;
-        text[..bytes.len()].copy_from_slice(bytes);
-    }
+    let kept = known.holds(slot, bytes);
+    let keep = !kept && known.keep(slot, bytes);
     if kept || keep {
         // Kept for good (a slot keeps its string): found by address from now on.
         known.added[cached] = (at, bytes.len() as u8, slot as u16 + 1);
@@ -553,8 +568,7 @@ fn write_added(s: &'static str, known: &mut Known, out: &mut Output<'_>) {
     if kept {
         out.words([KNOWN_STR, slot as u32]);
     } else {
-        out.words([NEW_STR, bytes.len() as u32, if keep { slot as u32 } else { NO_SLOT }]);
-        out.bytes(bytes);
+        write_new(bytes, keep.then_some(slot), out);
     }
 }
 
