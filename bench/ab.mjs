@@ -1,5 +1,5 @@
 // Two builds of pkg/ side by side, per value class of ./classes.mjs (both families, valid values
-// and rejects):
+// and rejects, and the current deliver declaring each version):
 // `node bench/ab.mjs OLD_DIR NEW_DIR [PROCESSES]`, each directory a copy of pkg/ (say, one built
 // at the revision before a change and one after). Each build runs in its own fresh processes, the
 // two alternating (PROCESSES each, default 8), so drift and other load hit them alike and neither
@@ -17,7 +17,7 @@ import { median, slice } from "./slices.mjs";
 
 if (process.argv[2] === "--one") {
   // One process of one build: the median ns per decode of every class, as one JSON line.
-  const { REJECTS, TURN_REJECTS, TURN_VALID, VALID } = await import("./classes.mjs");
+  const { PER_VERSION, REJECTS, TURN_REJECTS, TURN_VALID, VALID } = await import("./classes.mjs");
   const require = createRequire(import.meta.url);
   const dir = process.argv[3];
   const inbox = require(`${dir}/hookwire.cjs`).decode;
@@ -33,6 +33,7 @@ if (process.argv[2] === "--one") {
   };
   const cases = [
     ...Object.entries(VALID).map(([name, v]) => [name, () => inbox(v)]),
+    ...Object.entries(PER_VERSION).map(([name, v]) => [`the current deliver as ${name}`, () => inbox(v)]),
     ...Object.entries(TURN_VALID).map(([name, v]) => [`turn control: ${name}`, () => turn(v)]),
     ...Object.entries(REJECTS).map(([name, [v]]) => [`reject: ${name}`, refused(inbox, v)]),
     ...Object.entries(TURN_REJECTS).map(([name, [v]]) => [`turn control reject: ${name}`, refused(turn, v)]),

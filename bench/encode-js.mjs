@@ -1,8 +1,11 @@
 // The JS encoder (pkg/encoder.cjs: hookwire's encoder compiled to wasm, behind the JS-side
 // JSON-ness checks) against zod 4 (bench/encode-zod.mjs) in the same process, on
 // bench/commands.json for each target: valid commands and rejects apart, each measurement
-// alternating between the two. Both hand back the wire value as a JS object. Prints commands per
-// second as one JSON line: `{"v6": {"valid": {"hookwire": …, "zod": …, "commands": n}, …}, …}`.
+// alternating between the contenders. Both hand back the wire value as a JS object. Valid
+// commands are also copied by `JSON.parse(JSON.stringify(command))`, checking nothing: a new
+// object made from a command by the engine's own code, a floor for any encoder that answers a new
+// object. Prints commands per second as one JSON line:
+// `{"v6": {"valid": {"hookwire": …, "zod": …, "copy": …, "commands": n}, …}, …}` (no `copy` for rejects).
 // Needs pkg/ (node scripts/build-pkg.mjs).
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -47,11 +50,12 @@ for (const [name, target] of Object.entries(TARGETS)) {
   result[name] = {};
   for (const [set, list] of Object.entries(sets)) {
     const contenders = { hookwire: (c) => hookwire.encode(c, target), zod: (c) => zodEncode(c, name) };
+    if (set === "valid") contenders.copy = (c) => JSON.parse(JSON.stringify(c));
     for (const f of Object.values(contenders)) rate(list, f, 150); // warm-up
-    const samples = { hookwire: [], zod: [] };
+    const samples = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
     for (let i = 0; i < 3; i++) for (const [k, f] of Object.entries(contenders)) samples[k].push(rate(list, f, 150));
-    const best = (xs) => xs.sort((a, b) => a - b)[1];
-    result[name][set] = { hookwire: best(samples.hookwire), zod: best(samples.zod), commands: list.length };
+    const middle = (xs) => xs.sort((a, b) => a - b)[1];
+    result[name][set] = { ...Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, middle(xs)])), commands: list.length };
   }
 }
 console.log(JSON.stringify(result));

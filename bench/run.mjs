@@ -241,15 +241,19 @@ for (const set of ["valid", "rejects"]) {
   }
 }
 out.push("");
-out.push("JS encoder (pkg/encoder.cjs) against zod 4, both in one Node process, both answering a JS object.");
+out.push(
+  "JS encoder (pkg/encoder.cjs) against zod 4, both in one Node process, both answering a JS object; and, as a floor, the same valid commands copied by `JSON.parse(JSON.stringify(command))` (no check, no conversion).",
+);
 out.push("");
-out.push("| target, commands | hookwire JS encoder | zod 4 | ratio |");
-out.push("|---|---|---|---|");
+out.push("| target, commands | hookwire JS encoder | zod 4 | ratio | JSON deep copy | hookwire / copy |");
+out.push("|---|---|---|---|---|---|");
 for (const set of ["valid", "rejects"]) {
   for (const t of TARGET_NAMES) {
     const h = per(encode.js, t, set, "hookwire").map((x) => x / 1e3);
     const z = per(encode.js, t, set, "zod").map((x) => x / 1e3);
-    out.push(`| ${t}, ${set} | ${stat(h)} k/s | ${stat(z)} k/s | **${(median(h) / median(z)).toFixed(2)}×** |`);
+    const c = set === "valid" ? per(encode.js, t, set, "copy").map((x) => x / 1e3) : null;
+    const floor = c === null ? "| — | — |" : `| ${stat(c)} k/s | ${(median(h) / median(c)).toFixed(2)}× |`;
+    out.push(`| ${t}, ${set} | ${stat(h)} k/s | ${stat(z)} k/s | **${(median(h) / median(z)).toFixed(2)}×** ${floor}`);
   }
 }
 out.push("");

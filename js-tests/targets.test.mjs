@@ -53,6 +53,10 @@ test("each figure past its bound misses its target, and names the figure", () =>
     [(r) => (r.encode.native[0].v6.valid.text = 9e5), "wire text: **missed** (v6 valid 9.00×)"],
     [(r) => (r.encode.cli = [240_000]), "lines/s: **missed** (240 k)"],
     [(r) => (r.encode.js[0].v6.valid.hookwire = 299_000), "on every target: **missed** (v6 299 k)"],
+    [
+      (r) => (r.encode.js[0].v6.valid = { hookwire: 250_000, copy: 280_000 }),
+      "on every target: **missed** (v6 250 k; a bare JSON deep copy of the same commands, no check: 280–280 k)",
+    ],
   ];
   for (const [change, figure] of cases) {
     const lines = missed(run(change));
