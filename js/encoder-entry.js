@@ -464,7 +464,7 @@ function write(w, v, depth) {
       op2(w, T_STR, v.length);
       return listed(w, v);
     case "boolean":
-      grow(w, 5);
+      grow(w, v ? 4 : 5);
       return op(w, v ? T_TRUE : T_FALSE);
     case "number": {
       if ((v | 0) === v) {
@@ -513,7 +513,7 @@ function write(w, v, depth) {
     if (what === "Array") {
       const n = v.length;
       if (n >>> 0 !== n) throw fail(w, here(w), "a JSON value", "an array whose length is not an array length");
-      grow(w, n + 1);
+      grow(w, n === 0 ? 2 : n + 1); // the brackets and the commas between items
       op2(w, T_ARRAY, n);
       for (let i = 0; i < n; i++) {
         const x = v[i];
@@ -536,7 +536,7 @@ function write(w, v, depth) {
       w.keys = keys;
       w.kind = w.field("kind");
     }
-    grow(w, n + 1);
+    grow(w, 2); // the braces (a member's colon and comma are counted with it)
     const count = w.n + 1;
     op2(w, T_OBJECT, 0); // then the count of keys written, once known
     let written = 0;
@@ -545,10 +545,12 @@ function write(w, v, depth) {
       if (x === undefined) continue;
       const key = keys[i];
       string(w, key);
-      grow(w, 1);
+      // Listed before anything more is counted: a count that reaches the point where escapes
+      // are counted (exactly) counts those of every string listed, this key's included.
+      text(w, key);
+      grow(w, written === 0 ? 1 : 2);
       at[depth] = key;
       w.top = depth + 1;
-      text(w, key);
       write(w, x, depth + 1);
       w.top = depth;
       written++;
@@ -843,12 +845,17 @@ function knownTarget(keys, version, variant) {
  * JSON text of a target: what `JSON.stringify` writes for it ("null" when it has none), each of
  * its properties read once and in the order `JSON.stringify` reads them (its `toJSON`, its own
  * enumerable keys, each key's value). The usual targets (`version`, and `variant` "deliver" or
- * "send") are written here without a serializer; anything else by `JSON.stringify` of what was
- * read.
+ * "send", in an object whose prototype is `Object.prototype` or none) are written here without a
+ * serializer; anything else by `JSON.stringify` of what was read, or of the target itself where it
+ * is not such an object.
  */
 function targetText(t) {
   if (t === null || typeof t !== "object") return optionText(t);
   try {
+    // An array, a boxed primitive, an instance of a class: as JSON.stringify writes it (its
+    // elements, or its primitive value, are not its own keys as read below).
+    const proto = Object.getPrototypeOf(t);
+    if ((proto !== OBJECT_PROTOTYPE && proto !== null) || Array.isArray(t)) return optionText(t);
     if (t.toJSON !== undefined) return optionText(t);
     const keys = Object.keys(t);
     const n = keys.length;
