@@ -959,6 +959,13 @@ function badRequest(what, e, ErrorClass = SessionInboxWireError) {
   return wireError({ code: "INVALID_REQUEST", message: `${what} cannot be read as JSON (${why(e)})` }, ErrorClass);
 }
 
+/**
+ * A bigint in a destination, as JSON text carries it to the module: an object naming it, which no
+ * rule takes for a version, a session or a token, so that a receiver address holding one is
+ * refused as the value it is (UNSUPPORTED_TARGET), as turn control refuses a bigint capability.
+ */
+const namedBigints = (_, v) => (typeof v === "bigint" ? { bigint: String(v) } : v);
+
 /** One move of the negotiation state machine in wasm: the rules, counts and messages live there. */
 function move(request, command) {
   let text;
@@ -979,12 +986,24 @@ function move(request, command) {
  */
 function found(hook) {
   if (hook === null || hook === undefined) return { hook: null };
-  if (typeof hook !== "object") return { hook };
+  if (typeof hook !== "object") {
+    // A JSON value the module refuses as a malformed hook; anything else (a function, a symbol,
+    // a bigint, NaN, ±Infinity) JSON text would drop or write as null, "not found": refused here.
+    if (typeof hook === "string" || typeof hook === "boolean" || (typeof hook === "number" && Number.isFinite(hook))) return { hook };
+    return { failed: `the lookup answered ${typeof hook === "number" ? String(hook) : `a ${typeof hook}`}, not a hook` };
+  }
   try {
-    const fields = { token: hook.token ?? null, runId: hook.runId ?? null, metadata: hook.metadata ?? null };
-    JSON.stringify(fields);
+    const token = hook.token ?? null;
+    const runId = hook.runId ?? null;
+    const m = hook.metadata;
+    // Metadata JSON cannot carry makes a malformed hook (a bigint anywhere in it throws here):
+    // JSON text would drop a function or a symbol, or write null for it, "no metadata".
+    const text = m === undefined || m === null ? "null" : JSON.stringify(m);
+    if (text === undefined) return { failed: `the hook's metadata is ${typeof m === "object" ? "an object whose toJSON answers nothing" : `a ${typeof m}`}, which JSON cannot carry` };
     // As in a command, an object at depth MAX_DEPTH below the metadata's root is the deepest allowed.
-    if (nestsDeeper(JSON.stringify(fields.metadata), MAX_DEPTH + 1)) return { failed: `the hook's metadata nests more than ${MAX_DEPTH} levels deep` };
+    if (nestsDeeper(text, MAX_DEPTH + 1)) return { failed: `the hook's metadata nests more than ${MAX_DEPTH} levels deep` };
+    const fields = { token, runId, metadata: JSON.parse(text) };
+    JSON.stringify(fields);
     return { hook: fields };
   } catch (e) {
     return { failed: `reading the hook threw (${why(e)})` };
@@ -1039,11 +1058,19 @@ export async function negotiate(command, destination, lookup, options = {}) {
   c.deep = deep;
   release(c);
   let request;
+  let named;
+  try {
+    // The destination as JSON text carries it (read once, here), a bigint in it named.
+    const text = JSON.stringify(destination, namedBigints);
+    named = text === undefined ? undefined : JSON.parse(text);
+  } catch (e) {
+    throw badRequest("the negotiation request", e);
+  }
   try {
     request = {
       start: {
         command: JSON.parse(commandJson),
-        destination,
+        destination: named,
         writeAtMost: ceilingOf(options?.writeAtMost),
         stableInboxToken: options?.stableInboxToken ?? null,
       },

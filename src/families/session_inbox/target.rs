@@ -755,10 +755,12 @@ pub fn resume_json(state: &Value, answer: &Value) -> Option<Next<Hook>> {
         pending,
         options,
     };
+    // "Not found" is said by `"hook": null` only: an answer naming neither is no answer, and a
+    // lookup that answered nothing the JS side could carry must never count as "not found".
     let found = match (answer.get("failed"), answer.get("hook")) {
         (Some(why), _) => Err(why.as_str().unwrap_or("the lookup failed").to_string()),
         (None, Some(h)) => Hook::from_json(h),
-        (None, None) => Ok(None),
+        (None, None) => Err("the lookup answered neither a hook nor a failure".to_string()),
     };
     Some(lookup.answer(found))
 }
