@@ -799,10 +799,18 @@ fn next_json(next: Next<Hook>) -> Value {
 fn step_options(req: &Value) -> Result<Options, String> {
     let mut options = Options::default();
     if let Some(t) = req.get("stableInboxToken").filter(|t| !t.is_null()) {
-        options.tokens = InboxTokens::from_template(t.as_str().unwrap_or(""))?;
+        // The CLI's words for a template that is not a string (`answer_request`).
+        let template = t.as_str().ok_or("stableInboxToken must be a string")?;
+        options.tokens = InboxTokens::from_template(template)?;
     }
     if let Some(w) = req.get("writeAtMost").filter(|w| !w.is_null()) {
-        let ceiling = w.as_u64().and_then(|n| u32::try_from(n).ok()).unwrap_or(0);
+        // A ceiling that is not a whole version is named as it was given, not as a 0.
+        let ceiling = w.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or_else(|| {
+            format!(
+                "the write ceiling must be a version from 1 to {WIRE_VERSION}, not {}",
+                crate::canonical::to_string(w)
+            )
+        })?;
         options = options.with_write_ceiling(ceiling)?;
     }
     Ok(options)
