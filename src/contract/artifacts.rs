@@ -11,7 +11,7 @@
 
 use crate::family::Registry;
 use sha2::{Digest, Sha256};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -48,9 +48,25 @@ fn lock_lines(root: &Path) -> Vec<(String, String, Option<String>)> {
     text.lines().filter_map(parse_lock_line).collect()
 }
 
-/// Parse the lock: path → hash.
+/// Parse the lock: path → hash, the first line of a path its lock (lines are only ever added: a
+/// later line for a locked path never re-locks it, and [`check_lock`] reports it).
 pub fn read_lock(root: &Path) -> BTreeMap<String, String> {
-    lock_lines(root).into_iter().map(|(h, p, _)| (p, h)).collect()
+    let mut lock = BTreeMap::new();
+    for (h, p, _) in lock_lines(root) {
+        lock.entry(p).or_insert(h);
+    }
+    lock
+}
+
+/// Whether a recorded move of a file locked with `hash` to `new` holds: `new` has those bytes, a
+/// file of the same name in a folder of the same name (a folder moved, nothing renamed).
+pub fn move_holds(root: &Path, old: &str, new: &str, hash: &str) -> bool {
+    same_place(old, new) && fs::read(root.join(new)).is_ok_and(|b| sha256(&b) == hash)
+}
+
+/// Whether two paths name the same file in a folder of the same name (their last two parts).
+fn same_place(a: &str, b: &str) -> bool {
+    a.rsplit('/').take(2).eq(b.rsplit('/').take(2))
 }
 
 /// The recorded moves: old path → new path, each with the bytes the old path was locked with.
@@ -129,9 +145,23 @@ pub fn check_lock(root: &Path, reg: &Registry) -> Vec<String> {
         match fs::read(root.join(path)) {
             Ok(bytes) if sha256(&bytes) == *hash => {}
             Ok(_) => problems.push(format!("{path} changed after it shipped; {GREEN_PATH}")),
-            // A recorded move with the same bytes: the new path is checked by its own line.
-            Err(_) if moved.get(path).is_some_and(|(_, h)| h == hash) => {}
+            // A recorded move, its bytes at the new path.
+            Err(_)
+                if moved
+                    .get(path)
+                    .is_some_and(|(new, h)| h == hash && move_holds(root, path, new, hash)) => {}
             Err(_) => problems.push(format!("{path} is locked but missing; {GREEN_PATH}")),
+        }
+    }
+    let mut hashes: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (hash, path, _) in lock_lines(root) {
+        hashes.entry(path).or_default().insert(hash);
+    }
+    for (path, hashes) in hashes {
+        if hashes.len() > 1 && (prefixes.iter().any(|p| path.starts_with(p.as_str())) || step_of_family(&path)) {
+            problems.push(format!(
+                "{path} is locked by lines of different hashes: the first locks it, and a later line never re-locks a file; {GREEN_PATH}"
+            ));
         }
     }
     for path in shipped_files(root, reg) {
@@ -150,10 +180,9 @@ pub fn check_lock(root: &Path, reg: &Registry) -> Vec<String> {
 pub fn extend_lock(root: &Path, reg: &Registry) -> std::io::Result<Vec<String>> {
     let lock = read_lock(root);
     let moved = moves(root);
-    let gone: BTreeMap<&String, &String> = lock
+    let gone: Vec<(&String, &String)> = lock
         .iter()
         .filter(|(p, _)| !moved.contains_key(*p) && !root.join(p).exists())
-        .map(|(p, h)| (h, p))
         .collect();
     let mut added = Vec::new();
     let mut text = fs::read_to_string(root.join(LOCK)).unwrap_or_else(|_| {
@@ -163,8 +192,10 @@ pub fn extend_lock(root: &Path, reg: &Registry) -> std::io::Result<Vec<String>> 
         if !lock.contains_key(&path) {
             let bytes = fs::read(root.join(&path))?;
             let hash = sha256(&bytes);
-            match gone.get(&hash) {
-                Some(from) => text.push_str(&format!("{hash}  {path}  <- {from}\n")),
+            // A move only where a gone file's bytes, name and folder's name are the new one's:
+            // a copy elsewhere of a deleted file's bytes is a new file, and the deletion stays.
+            match gone.iter().find(|(from, h)| **h == hash && same_place(from, &path)) {
+                Some((from, _)) => text.push_str(&format!("{hash}  {path}  <- {from}\n")),
                 None => text.push_str(&format!("{hash}  {path}\n")),
             }
             added.push(path);

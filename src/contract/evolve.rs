@@ -872,23 +872,8 @@ fn move_probes(root: &Path, desc: &FamilyDesc, m: u32) -> Result<Vec<Probe>, Str
         }
         for rel in files_under(root, &format!("fixtures/{name}/{dir}"))? {
             let text = read(root, &rel)?;
-            let case: Value = match serde_json::from_str(&text) {
-                Ok(v) => v,
-                Err(_) => continue,
-            };
-            let at = |v: &Value| v.as_f64() == Some(f64::from(m));
-            if !(is_probe(&text) && at(&case["input"]["version"]) && at(&case["error"]["version"])) {
+            let Some((to, new)) = moved_probe(&rel, &text, m)? else {
                 continue;
-            }
-            let mut new = restamp_case(&text, m, m + 1).map_err(|e| format!("{rel}: {e}"))?;
-            if let Some((a, b)) = json_span(&new, &["description"]) {
-                let d = restamp_number_after(&new[a..b], "version ", m, m + 1);
-                let d = restamp_number_after(&d, "version ", m - 1, m);
-                new.replace_range(a..b, &d);
-            }
-            let to = match rel.strip_suffix(&format!("-{m}.json")) {
-                Some(stem) => format!("{stem}-{}.json", m + 1),
-                None => rel.clone(),
             };
             if to != rel && root.join(&to).exists() {
                 return Err(format!("{rel}: cannot move the probe to {to}: it exists"));
@@ -901,6 +886,30 @@ fn move_probes(root: &Path, desc: &FamilyDesc, m: u32) -> Result<Vec<Probe>, Str
         }
     }
     Ok(out)
+}
+
+/// What `new-version` makes of the decode case `rel` (its text) when version `m` becomes a
+/// version: `None` unless it probes `m` as newer; else its path and its text probing `m + 1` (a
+/// name ending in `-<m>` follows the version, and so do its description's version numbers).
+fn moved_probe(rel: &str, text: &str, m: u32) -> Result<Option<(String, String)>, String> {
+    let Ok(case) = serde_json::from_str::<Value>(text) else {
+        return Ok(None);
+    };
+    let at = |v: &Value| v.as_f64() == Some(f64::from(m));
+    if !(is_probe(text) && at(&case["input"]["version"]) && at(&case["error"]["version"])) {
+        return Ok(None);
+    }
+    let mut new = restamp_case(text, m, m + 1).map_err(|e| format!("{rel}: {e}"))?;
+    if let Some((a, b)) = json_span(&new, &["description"]) {
+        let d = restamp_number_after(&new[a..b], "version ", m, m + 1);
+        let d = restamp_number_after(&d, "version ", m - 1, m);
+        new.replace_range(a..b, &d);
+    }
+    let to = match rel.strip_suffix(&format!("-{m}.json")) {
+        Some(stem) => format!("{stem}-{}.json", m + 1),
+        None => rel.to_string(),
+    };
+    Ok(Some((to, new)))
 }
 
 /// Every number held under `key` in `v`, with its path (object keys and array indexes).
@@ -1397,7 +1406,10 @@ pub fn check_against(root: &Path, rev: &str, families: &[&FamilyDesc]) -> Result
             Ok(_) => problems.push(format!("{path}: locked at {rev} and changed since")),
             // Moved with its bytes, and the move recorded (`hookwire lock`): the new path is
             // checked by its own line.
-            Err(_) if moved.get(&path).is_some_and(|(_, h)| *h == hash) => {}
+            Err(_)
+                if moved
+                    .get(&path)
+                    .is_some_and(|(new, h)| *h == hash && artifacts::move_holds(root, &path, new, &hash)) => {}
             Err(_) => problems.push(format!("{path}: locked at {rev} and gone since")),
         }
     }
@@ -1511,9 +1523,10 @@ pub fn check_against(root: &Path, rev: &str, families: &[&FamilyDesc]) -> Result
 }
 
 /// Whether a changed fixture of a family that gains a version belongs to that change: a new
-/// file, or a case that follows the newest version moved up as `new-version` moves it (a
-/// newer-version probe, a negotiation answering the newest version to newer consumers).
-/// `newest`: the family's newest version at the revision and now.
+/// file, or a case that follows the newest version moved up as `new-version` moves it (a probe
+/// of the version past the newest as newer, restamped in place or moved to its next `-<n>` name
+/// with exactly the text `new-version` writes; a negotiation answering the newest version to
+/// newer consumers). `newest`: the family's newest version at the revision and now.
 fn fixture_change_belongs(root: &Path, rev: &str, rel: &str, existed: bool, key: &str, newest: (u32, u32)) -> bool {
     if !existed {
         return true;
@@ -1523,7 +1536,17 @@ fn fixture_change_belongs(root: &Path, rev: &str, rel: &str, existed: bool, key:
     let now = fs::read(root.join(rel))
         .ok()
         .map(|n| String::from_utf8_lossy(&n).into_owned());
-    let probe = is_probe(&then) && now.as_deref().is_none_or(is_probe);
+    // Moved up once per version added, as each `new-version` moves it: a probe of the version
+    // past the newest probes the one past the new newest.
+    let mut moved = Some((rel.to_string(), then.to_string()));
+    for m in newest.0..newest.1 {
+        moved = moved.and_then(|(path, text)| moved_probe(&path, &text, m + 1).ok().flatten());
+    }
+    let probe = match moved.filter(|_| newest.1 > newest.0) {
+        Some((to, text)) if to == rel => now.as_deref() == Some(text.as_str()),
+        Some((to, text)) => now.is_none() && fs::read(root.join(&to)).is_ok_and(|n| n == text.as_bytes()),
+        None => false,
+    };
     let answer =
         is_newest_answer(&then, key, newest.0) && now.as_deref().is_some_and(|n| is_newest_answer(n, key, newest.1));
     probe || answer

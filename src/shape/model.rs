@@ -767,23 +767,26 @@ fn read_schema(
         let name = r
             .strip_prefix("#/$defs/")
             .ok_or_else(|| format!("unsupported $ref {r}"))?;
-        match cache.get(name) {
-            Some(Some(s)) => return Ok(s),
+        let named = match cache.get(name) {
+            Some(Some(s)) => s,
             Some(None) => return Err(format!("unsupported $ref {r}: {name} refers to itself")),
-            None => {}
-        }
-        let body = defs.get(name).ok_or_else(|| format!("no $defs entry {name}"))?;
-        cache.insert(name.into(), None);
-        let inner = read_schema(body, defs, cache)?;
-        let def = Box::leak(Box::new(Def {
-            name: leak_str(name),
-            id: leak_str(body.get("title").and_then(Value::as_str).unwrap_or(name)),
-            doc: leak_str(body.get("description").and_then(Value::as_str).unwrap_or("")),
-            shape: clone_top(inner),
-        }));
-        let named = leak(Shape::Named(def));
-        cache.insert(name.into(), Some(named));
-        return Ok(named);
+            None => {
+                let body = defs.get(name).ok_or_else(|| format!("no $defs entry {name}"))?;
+                cache.insert(name.into(), None);
+                let inner = read_schema(body, defs, cache)?;
+                let def = Box::leak(Box::new(Def {
+                    name: leak_str(name),
+                    id: leak_str(body.get("title").and_then(Value::as_str).unwrap_or(name)),
+                    doc: leak_str(body.get("description").and_then(Value::as_str).unwrap_or("")),
+                    shape: clone_top(inner),
+                }));
+                let named = leak(Shape::Named(def));
+                cache.insert(name.into(), Some(named));
+                named
+            }
+        };
+        // `json_schema` writes an exactly-one constraint over a named shape beside its `$ref`.
+        return Ok(exactly_one(v, named));
     }
     if let Some(c) = v.get("const") {
         return match c {
@@ -864,22 +867,31 @@ fn read_schema(
                 fields: Box::leak(fields.into_boxed_slice()),
                 strict: extra == Some(&Value::Bool(false)),
             })));
-            match v.get("oneOf").and_then(Value::as_array) {
-                Some(one) => {
-                    let keys: Vec<&'static str> = one
-                        .iter()
-                        .filter_map(|r| r["required"].get(0).and_then(Value::as_str))
-                        .map(leak_str)
-                        .collect();
-                    Ok(leak(Shape::ExactlyOne {
-                        keys: Box::leak(keys.into_boxed_slice()),
-                        shape: leak(object),
-                    }))
-                }
-                None => Ok(leak(object)),
-            }
+            Ok(exactly_one(v, leak(object)))
         }
         other => Err(format!("unsupported type {other:?}")),
+    }
+}
+
+/// `shape`, under the exactly-one constraint the schema node `v` holds beside it (a `oneOf` of
+/// `{"required": [key]}`, as `json_schema` writes [`Shape::ExactlyOne`]), if it holds one.
+fn exactly_one(v: &Value, shape: &'static Shape) -> &'static Shape {
+    match v.get("oneOf").and_then(Value::as_array) {
+        Some(one) => {
+            let keys: Vec<&'static str> = one
+                .iter()
+                .filter_map(|r| r["required"].get(0).and_then(Value::as_str))
+                .map(leak_str)
+                .collect();
+            if keys.is_empty() || keys.len() != one.len() {
+                return shape;
+            }
+            leak(Shape::ExactlyOne {
+                keys: Box::leak(keys.into_boxed_slice()),
+                shape,
+            })
+        }
+        None => shape,
     }
 }
 
