@@ -291,8 +291,9 @@ impl Encoded<'_> {
 impl Encoded<'_> {
     /// Give the wire value to `sink` member by member, in canonical order (the layout of
     /// [`write_wire`] and of the serialization: [`wire_fields`]): what [`encode`] answers,
-    /// without building it. Values of the command go to the sink as they are; only a mirror of
-    /// several payloads is made (their merge).
+    /// without building it. Values of the command go to the sink as they are, a mirror of
+    /// several payloads as their parts ([`build::emit_coalesced`]): only the join of several
+    /// string messages is made.
     pub fn emit(&self, sink: &mut dyn Sink) {
         let (d, target) = match self.parts() {
             Parts::Built(v) => return sink.value(v),
@@ -312,7 +313,7 @@ impl Encoded<'_> {
                     emit_object(e, Some(("payloadIndex", 0)), None, sink);
                 }
                 Field::Mirror(Mirror::Same(p)) => sink.value(p),
-                Field::Mirror(Mirror::Merged(list)) => sink.value(&build::coalesce_list(list)),
+                Field::Mirror(Mirror::Merged(list)) => build::emit_coalesced(list, sink),
                 Field::Payloads(Payloads::One(p)) => {
                     sink.array(1);
                     sink.value(p);
