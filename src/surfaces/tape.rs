@@ -30,6 +30,7 @@
 //! Must never import a family: it is generic over JSON.
 
 use crate::canonical::{sorted_members, utf8_order_is_utf16_order, Sink};
+use crate::shape::same_text;
 use serde_json::{Map, Number, Value};
 
 /// `null`.
@@ -296,7 +297,7 @@ impl<'a> Strings<'a> {
         let k = self.places?.at(s.as_ptr() as usize)?;
         let (a, b) = self.ranges[k as usize];
         // The same bytes: an address alone could be a freed string's, given again.
-        (self.text.as_bytes()[a as usize..b as usize] == *s).then_some(k)
+        same_text(&self.text.as_bytes()[a as usize..b as usize], s).then_some(k)
     }
 
     #[cfg(test)]
@@ -335,7 +336,10 @@ impl<'a> Strings<'a> {
     }
 
     fn same(text: &str, (c, d): (u32, u32), a: u32, b: u32) -> bool {
-        text.as_bytes()[c as usize..d as usize] == text.as_bytes()[a as usize..b as usize]
+        same_text(
+            &text.as_bytes()[c as usize..d as usize],
+            &text.as_bytes()[a as usize..b as usize],
+        )
     }
 
     /// The number of a string of the command with the text `s` (whose hash is `h`), if it has a
@@ -352,7 +356,7 @@ impl<'a> Strings<'a> {
                 return None;
             }
             let (a, b) = self.ranges[k as usize - 1];
-            if self.text.as_bytes()[a as usize..b as usize] == *s {
+            if same_text(&self.text.as_bytes()[a as usize..b as usize], s) {
                 return Some(k - 1);
             }
             at = (at + 1) & mask;
@@ -414,7 +418,7 @@ impl Known {
     /// Whether `slot` keeps the string `bytes`.
     fn holds(&self, slot: usize, bytes: &[u8]) -> bool {
         let (len, text) = &self.slots[slot];
-        *len != 0 && text[..usize::from(*len)] == *bytes
+        *len != 0 && same_text(&text[..usize::from(*len)], bytes)
     }
 
     /// Keep `bytes` in `slot` when the slot is free and they fit: whether it did (the JS side
