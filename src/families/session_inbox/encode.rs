@@ -99,6 +99,27 @@ impl Target {
         }
     }
 
+    /// Its place in [`Target::all`] (and in the family's `targets`, which names them in that
+    /// order): a target as a number, for [`encode_to`].
+    pub fn index(self) -> usize {
+        match self {
+            Target::V0(V0Variant::Deliver) => 0,
+            Target::V0(V0Variant::Send) => 1,
+            Target::Version(n) => (n as usize).saturating_add(1),
+        }
+    }
+
+    /// The target at `index` in [`Target::all`] ([`Target::index`]); anything else is
+    /// `UNSUPPORTED_TARGET`.
+    pub fn at(index: usize) -> Result<Target, EncodeError> {
+        let target = match index {
+            0 => Target::V0(V0Variant::Deliver),
+            1 => Target::V0(V0Variant::Send),
+            n => Target::Version(u32::try_from(n - 1).unwrap_or(u32::MAX)),
+        };
+        target.check()
+    }
+
     /// Every target this build encodes for: the two v0 variants, then 1 ..= current.
     pub fn all() -> Vec<Target> {
         let mut out = vec![Target::V0(V0Variant::Deliver), Target::V0(V0Variant::Send)];
@@ -351,12 +372,19 @@ fn emit_object(map: &Map<String, Value>, extra: Option<(&'static str, u32)>, wit
     }
 }
 
-/// [`encode_result`], a wire value given to `sink` ([`Encoded::emit`]: a valid command's typed
-/// view, no value built) rather than answered: `None` when it went there, else the answer
-/// (a refusal). The encoder's wasm module writes its answer tape so. The command is only
-/// borrowed on the short way; the long way takes it (leaving `null`).
-pub fn encode_to(command: &mut Value, target: &Value, sink: &mut dyn Sink) -> Option<Answer> {
-    let target = match Target::from_json(target).and_then(Target::check) {
+/// A target given as JSON, read as [`encode_result`] reads it: its number ([`Target::index`]),
+/// or why no command is encoded for it (`FamilyDesc::read_target`).
+pub fn read_target(target: &Value) -> Result<usize, EncodeError> {
+    Target::from_json(target).and_then(Target::check).map(Target::index)
+}
+
+/// [`encode_result`] for the target numbered `target` ([`read_target`]), a wire value given to
+/// `sink` ([`Encoded::emit`]: a valid command's typed view, no value built) rather than
+/// answered: `None` when it went there, else the answer (a refusal). The encoder's wasm module
+/// writes its answer tape so. The command is only borrowed on the short way; the long way takes
+/// it (leaving `null`).
+pub fn encode_to(command: &mut Value, target: usize, sink: &mut dyn Sink) -> Option<Answer> {
+    let target = match Target::at(target) {
         Ok(t) => t,
         Err(e) => return Some(Answer::Refused(e)),
     };
@@ -1289,6 +1317,21 @@ mod tests {
     use crate::error::ErrorCode;
     use crate::session_inbox::WIRE_VERSION;
     use serde_json::json;
+
+    /// A target's number (`read_target`, `encode_to`) is its index in the family's `targets`,
+    /// which name the targets of `Target::all` in its order; no other number is a target.
+    #[test]
+    fn a_targets_number_is_its_index_among_the_familys_targets() {
+        let names = crate::session_inbox::FAMILY.targets;
+        assert_eq!(Target::all().len(), names.len());
+        for (i, t) in Target::all().into_iter().enumerate() {
+            assert_eq!((t.index(), names[i]), (i, t.name().as_str()));
+            assert_eq!(Target::at(i), Ok(t));
+            assert_eq!(super::read_target(&t.to_json()), Ok(i));
+        }
+        assert_eq!(Target::at(names.len()).unwrap_err().code, ErrorCode::UnsupportedTarget);
+        assert_eq!(Target::at(usize::MAX).unwrap_err().code, ErrorCode::UnsupportedTarget);
+    }
 
     /// `prepare` makes every table the encoder keeps once made: a caller whose memory lives per
     /// call (the wasm encoder's arena) runs it first, outside that memory. (These two are the
