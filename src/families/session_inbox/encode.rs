@@ -1011,9 +1011,17 @@ fn absent_or_lacks(wire: &Wire<'_>, key: &str, keys: Option<&[&str]>) -> bool {
     }
 }
 
-/// The fields of a `deliver` view's value at `version`, as pieces.
+/// The fields of a `deliver` view's value at `version`, as pieces, in the order every version's
+/// `deliver` declares its fields (so that each is found at the field after the one before it,
+/// `FieldCursor`), but for `payload` before `payloads`: the mirror of a send is its payload,
+/// then known accepted as `payloads`' one item (`object_accepts`).
 fn deliver_pieces<'a>(d: &'a Deliver<'_>, version: u32) -> impl Iterator<Item = (&'a str, Piece<'a>)> + 'a {
-    let carried: [Option<&'a Value>; 5] = d.carried;
+    let [auth, caller, request_id, task_delivery_id, turn_policy] = d.carried;
+    let carried = |key, v: Option<&'a Value>| v.map(|v| (key, Piece::Value(v)));
+    let payload = match d.mirror {
+        Mirror::Same(p) => Piece::Value(p),
+        Mirror::Merged(list) => Piece::Merged(list),
+    };
     let payloads = match d.payloads {
         Payloads::One(p) => Piece::One(p),
         // `[p]`, as a send's: checked once with the mirror when that is `p`.
@@ -1026,25 +1034,20 @@ fn deliver_pieces<'a>(d: &'a Deliver<'_>, version: u32) -> impl Iterator<Item = 
         Entries::Send(m) => ("deliveryMetadata", Piece::SendEntry(m)),
         Entries::List(l) => ("deliveryMetadata", Piece::Value(l)),
     });
-    let carried = CARRIED_KEYS
-        .iter()
-        .zip(carried)
-        .filter_map(|(k, v)| v.map(|v| (*k, Piece::Value(v))));
     [
-        ("kind", Piece::Str("deliver")),
-        ("version", Piece::Number(version)),
-        (
-            "payload",
-            match d.mirror {
-                Mirror::Same(p) => Piece::Value(p),
-                Mirror::Merged(list) => Piece::Merged(list),
-            },
-        ),
-        ("payloads", payloads),
+        Some(("kind", Piece::Str("deliver"))),
+        Some(("version", Piece::Number(version))),
+        Some(("payload", payload)),
+        Some(("payloads", payloads)),
+        carried("auth", auth),
+        carried("caller", caller),
+        entries,
+        carried("requestId", request_id),
+        carried("taskDeliveryId", task_delivery_id),
+        carried("turnPolicy", turn_policy),
     ]
     .into_iter()
-    .chain(entries)
-    .chain(carried)
+    .flatten()
 }
 
 /// One field of a delivery's wire value, as [`wire_fields`] lists it.
