@@ -434,16 +434,16 @@ pub fn tape_encode(target: u32, ops: u32, nums: u32, bytes: u32, ascii: bool) ->
                     });
                     // A wire value goes to the answer's tape as the family writes it (its
                     // buffers grown outside the arena); any other answer back as its text.
-                    let mut sink = tape::TapeSink {
-                        strings: tape::Strings::new(text, &places),
-                        known: &mut b.known,
-                        out: tape::Output {
+                    let mut sink = tape::TapeSink::new(
+                        tape::Strings::new(text, &places),
+                        &mut b.known,
+                        tape::Output {
                             ops: &mut b.out_ops,
                             nums: &mut b.out_nums,
                             bytes: &mut b.out_bytes,
                             grow: |f| persistent(f),
                         },
-                    };
+                    );
                     let answer = match &target.read {
                         Ok(t) => (target.family.encode_to)(&mut command, *t, &mut sink).map(|other| other.to_text()),
                         Err(refusal) => Some(refusal.clone()),

@@ -466,7 +466,18 @@ pub enum Entries<'a> {
     List(&'a Value),
 }
 
-impl Payloads<'_> {
+impl<'a> Payloads<'a> {
+    /// The one payload, when there is exactly one (`payloads` is `[it]`).
+    pub fn only(&self) -> Option<&'a Value> {
+        match self {
+            Payloads::One(p) => Some(p),
+            Payloads::List(l) => match l.as_array().map(Vec::as_slice) {
+                Some([p]) => Some(p),
+                _ => None,
+            },
+        }
+    }
+
     /// The payloads, in order.
     pub fn iter(&self) -> impl Iterator<Item = &Value> {
         let (one, list) = match self {

@@ -322,6 +322,8 @@ impl Encoded<'_> {
             Parts::Deliver(d, target) => (d, target),
         };
         sink.object(wire_fields(d, target).count());
+        // The mirror given whole, when `payloads` is `[mirror]`: given again (`Sink::value_again`).
+        let mut mirror = None;
         for (key, _, field) in wire_fields(d, target) {
             sink.added_key(key);
             match field {
@@ -333,13 +335,26 @@ impl Encoded<'_> {
                     sink.array(1);
                     emit_object(e, Some(("payloadIndex", 0)), None, sink);
                 }
-                Field::Mirror(Mirror::Same(p)) => sink.value(p),
-                Field::Mirror(Mirror::Merged(list)) => build::emit_coalesced(list, sink),
-                Field::Payloads(Payloads::One(p)) => {
-                    sink.array(1);
+                Field::Mirror(Mirror::Same(p)) => {
                     sink.value(p);
+                    mirror = Some(p);
                 }
-                Field::Payloads(Payloads::List(l)) => sink.value(l),
+                Field::Mirror(Mirror::Merged(list)) => build::emit_coalesced(list, sink),
+                Field::Payloads(payloads) => match payloads.only() {
+                    Some(p) => {
+                        sink.array(1);
+                        if mirror.is_some_and(|m| core::ptr::eq(m, p)) {
+                            sink.value_again(p);
+                        } else {
+                            sink.value(p);
+                        }
+                    }
+                    None => {
+                        if let Payloads::List(l) = payloads {
+                            sink.value(l);
+                        }
+                    }
+                },
             }
         }
     }
@@ -1022,13 +1037,10 @@ fn deliver_pieces<'a>(d: &'a Deliver<'_>, version: u32) -> impl Iterator<Item = 
         Mirror::Same(p) => Piece::Value(p),
         Mirror::Merged(list) => Piece::Merged(list),
     };
-    let payloads = match d.payloads {
-        Payloads::One(p) => Piece::One(p),
-        // `[p]`, as a send's: checked once with the mirror when that is `p`.
-        Payloads::List(l) => match l.as_array().map(Vec::as_slice) {
-            Some([p]) => Piece::One(p),
-            _ => Piece::Value(l),
-        },
+    let payloads = match (d.payloads.only(), d.payloads) {
+        // `[p]`, a send's or a deliver's of one: checked once with the mirror when that is `p`.
+        (Some(p), _) => Piece::One(p),
+        (None, Payloads::One(p) | Payloads::List(p)) => Piece::Value(p),
     };
     let entries = d.entries.as_ref().map(|e| match e {
         Entries::Send(m) => ("deliveryMetadata", Piece::SendEntry(m)),
@@ -1152,14 +1164,7 @@ fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) {
                         mirror_text = Some(start..out.len());
                     }
                     Field::Payloads(payloads) => {
-                        let only = match payloads {
-                            Payloads::One(p) => Some(p),
-                            Payloads::List(l) => match l.as_array().map(Vec::as_slice) {
-                                Some([p]) => Some(p),
-                                _ => None,
-                            },
-                        };
-                        match (only, mirror_text.clone()) {
+                        match (payloads.only(), mirror_text.clone()) {
                             (Some(p), Some(range)) if matches!(d.mirror, Mirror::Same(m) if core::ptr::eq(m, p)) => {
                                 out.push('[');
                                 let text = &out[range.clone()]; // panics unless on character boundaries
