@@ -124,6 +124,7 @@ macro_rules! register {
         #[cfg(all(feature = "wasm-encoder", target_arch = "wasm32"))]
         static ENCODERS: &[surfaces::wasm_encoder::Encoder] = &[$(surfaces::wasm_encoder::Encoder {
             name: $family::FAMILY.registry.name,
+            read_target: $family::FAMILY.read_target,
             encode_to: $family::FAMILY.encode_to,
             encode_text: $family::FAMILY.encode_text,
             negotiate_step: $family::FAMILY.negotiate_step,

@@ -72,13 +72,25 @@ fn decode(v: &Value) -> Result<Value, DecodeError> {
     decode_on(&mut JsonHost::new(SYMBOLS), v).map_err(|e| e.named(SYMBOLS))
 }
 
-fn encode(command: Value, target: &Value) -> Answer {
+/// Its one target, `{"version": 1}`: number 0.
+fn read_target(target: &Value) -> Result<usize, EncodeError> {
     if target != &json!({"version": 1}) {
-        return Answer::Refused(EncodeError::other(
+        return Err(EncodeError::other(
             ErrorCode::UnsupportedTarget,
             "echo writes version 1",
         ));
     }
+    Ok(0)
+}
+
+fn encode(command: Value, target: &Value) -> Answer {
+    match read_target(target) {
+        Ok(_) => encode_v1(command),
+        Err(e) => Answer::Refused(e),
+    }
+}
+
+fn encode_v1(command: Value) -> Answer {
     let mut wire = command;
     if let Value::Object(m) = &mut wire {
         m.insert("version".into(), json!(1));
@@ -121,7 +133,8 @@ static ECHO: FamilyDesc = FamilyDesc {
     producer: PRODUCER,
     decode,
     encode,
-    encode_to: |c, t, sink| hookwire::family::answer_to(encode(std::mem::take(c), t), sink),
+    read_target,
+    encode_to: |c, _, sink| hookwire::family::answer_to(encode_v1(std::mem::take(c)), sink),
     encode_text,
     prepare: || {},
     negotiate,
@@ -300,7 +313,7 @@ fn the_shared_encode_invariant_catches_a_bad_writer() {
     }
     static LAX: FamilyDesc = FamilyDesc {
         encode: lax,
-        encode_to: |c, t, sink| hookwire::family::answer_to(lax(std::mem::take(c), t), sink),
+        encode_to: |c, _, sink| hookwire::family::answer_to(lax(std::mem::take(c), &Value::Null), sink),
         encode_text: lax_text,
         ..ECHO
     };

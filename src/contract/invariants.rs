@@ -69,10 +69,23 @@ pub fn check_encode_for(f: &FamilyDesc, command: &Value, target: &Value) -> Opti
         crate::canonical::to_string(&answer),
         "encode_text differs from encode"
     );
-    // A wire value given to a sink (the JS encoder's answer tape) member by member is the same
-    // value, its keys in canonical order: its canonical text again.
+    // A wire value given to a sink (the JS encoder's answer tape) member by member, for the
+    // target read once (its index in `targets`: the JSON of the target named there reads to it
+    // again), is the same value, its keys in canonical order: its canonical text again.
     let mut sink = crate::canonical::TextSink::default();
-    let via_sink = match (f.encode_to)(&mut command.clone(), target, &mut sink) {
+    let to_sink = match (f.read_target)(target) {
+        Ok(t) => {
+            let named = f.targets.get(t).map(|name| (f.read_target)(&target_json(name)).ok());
+            assert_eq!(
+                named,
+                Some(Some(t)),
+                "read_target answered {t} for {target}, not its index in targets"
+            );
+            (f.encode_to)(&mut command.clone(), t, &mut sink)
+        }
+        Err(e) => Some(crate::Answer::Refused(e)),
+    };
+    let via_sink = match to_sink {
         None => format!("{{\"ok\":{}}}", sink.out),
         Some(other) => {
             assert!(sink.out.is_empty(), "encode_to gave a sink a value and answered too");

@@ -86,14 +86,18 @@ pub struct FamilyDesc {
     pub decode: fn(&serde_json::Value) -> Result<serde_json::Value, crate::DecodeError>,
     /// Encode a command for a target given as JSON.
     pub encode: fn(serde_json::Value, &serde_json::Value) -> crate::Answer,
-    /// The same answer with a wire value given to a sink member by member rather than answered
-    /// (`None` then; a family may write it from a typed view without building it, as the session
-    /// inbox does): the encoder's wasm module writes its answer tape so. The family may take the
-    /// command (`std::mem::take`, leaving `null`) or only borrow it; the wasm module frees a
-    /// command left in place with the memory it was read into. A family with nothing faster
-    /// passes its answer through [`answer_to`].
-    pub encode_to:
-        fn(&mut serde_json::Value, &serde_json::Value, &mut dyn crate::canonical::Sink) -> Option<crate::Answer>,
+    /// Read a target given as JSON, as `encode` reads it: its index in [`FamilyDesc::targets`],
+    /// or the refusal `encode` answers for it whatever the command. A caller that encodes many
+    /// commands for one target reads it once (the encoder's wasm module, per target JS names).
+    pub read_target: fn(&serde_json::Value) -> Result<usize, crate::EncodeError>,
+    /// The answer of `encode` for a target read by [`FamilyDesc::read_target`] (its index), with
+    /// a wire value given to a sink member by member rather than answered (`None` then; a family
+    /// may write it from a typed view without building it, as the session inbox does): the
+    /// encoder's wasm module writes its answer tape so. The family may take the command
+    /// (`std::mem::take`, leaving `null`) or only borrow it; the wasm module frees a command left
+    /// in place with the memory it was read into. A family with nothing faster passes its answer
+    /// through [`answer_to`].
+    pub encode_to: fn(&mut serde_json::Value, usize, &mut dyn crate::canonical::Sink) -> Option<crate::Answer>,
     /// The same answer as canonical text, appended to the buffer (what `encode --lines` and the
     /// encoder's wasm export write; a family may write it without building the answer).
     pub encode_text: fn(&serde_json::Value, &serde_json::Value, &mut String),

@@ -181,6 +181,12 @@ pub trait Sink {
     }
     /// A whole value.
     fn value(&mut self, v: &Value);
+    /// The value the last [`Sink::value`] was given, whole again (the same reference, unchanged:
+    /// a wire value holding one value of the command twice, a mirror and its one payload). A
+    /// sink may repeat what it wrote for it rather than walk it again.
+    fn value_again(&mut self, v: &Value) {
+        self.value(v);
+    }
 }
 
 /// A [`Sink`] writing canonical text: the text is the value's canonical text when the writer

@@ -479,6 +479,14 @@ pub fn same_key(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.first() == b.first() && same_bytes(a, b)
 }
 
+/// Whether two byte strings are equal: their lengths, then their bytes compared inline a word at
+/// a time (most strings of a command are short: a call to the C library's comparison, which
+/// compares a byte at a time in wasm, costs more than the comparison).
+#[inline(always)]
+pub fn same_text(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && same_bytes(a, b)
+}
+
 /// The value of `key` in `map`: a small map (the objects of a command mostly are) is walked with
 /// [`same_key`]'s inline comparisons, which cost less than a search calling the C library's
 /// comparison at every node; a large one is searched.

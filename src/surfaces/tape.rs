@@ -30,6 +30,7 @@
 //! Must never import a family: it is generic over JSON.
 
 use crate::canonical::{sorted_members, utf8_order_is_utf16_order, Sink};
+use crate::shape::same_text;
 use serde_json::{Map, Number, Value};
 
 /// `null`.
@@ -296,7 +297,7 @@ impl<'a> Strings<'a> {
         let k = self.places?.at(s.as_ptr() as usize)?;
         let (a, b) = self.ranges[k as usize];
         // The same bytes: an address alone could be a freed string's, given again.
-        (self.text.as_bytes()[a as usize..b as usize] == *s).then_some(k)
+        same_text(&self.text.as_bytes()[a as usize..b as usize], s).then_some(k)
     }
 
     #[cfg(test)]
@@ -335,7 +336,10 @@ impl<'a> Strings<'a> {
     }
 
     fn same(text: &str, (c, d): (u32, u32), a: u32, b: u32) -> bool {
-        text.as_bytes()[c as usize..d as usize] == text.as_bytes()[a as usize..b as usize]
+        same_text(
+            &text.as_bytes()[c as usize..d as usize],
+            &text.as_bytes()[a as usize..b as usize],
+        )
     }
 
     /// The number of a string of the command with the text `s` (whose hash is `h`), if it has a
@@ -352,7 +356,7 @@ impl<'a> Strings<'a> {
                 return None;
             }
             let (a, b) = self.ranges[k as usize - 1];
-            if self.text.as_bytes()[a as usize..b as usize] == *s {
+            if same_text(&self.text.as_bytes()[a as usize..b as usize], s) {
                 return Some(k - 1);
             }
             at = (at + 1) & mask;
@@ -402,6 +406,9 @@ const KNOWN_LEN: usize = 32;
 /// empty with it.
 pub struct Known {
     slots: [(u8, [u8; KNOWN_LEN]); KNOWN_SLOTS],
+    /// How many slots are filled: a part of a tape written while none was filled would be
+    /// written alike again ([`TapeSink`]'s repeat).
+    filled: usize,
     /// The writer's own strings (`&'static str`, the same bytes at the same address on every
     /// call) found kept, by address: (address, length, slot + 1), or zeros.
     added: [(usize, u8, u16); ADDED_SLOTS],
@@ -414,7 +421,7 @@ impl Known {
     /// Whether `slot` keeps the string `bytes`.
     fn holds(&self, slot: usize, bytes: &[u8]) -> bool {
         let (len, text) = &self.slots[slot];
-        *len != 0 && text[..usize::from(*len)] == *bytes
+        *len != 0 && same_text(&text[..usize::from(*len)], bytes)
     }
 
     /// Keep `bytes` in `slot` when the slot is free and they fit: whether it did (the JS side
@@ -425,6 +432,7 @@ impl Known {
         if keep {
             *len = bytes.len() as u8;
             text[..bytes.len()].copy_from_slice(bytes);
+            self.filled += 1;
         }
         keep
     }
@@ -434,6 +442,7 @@ impl Default for Known {
     fn default() -> Self {
         Known {
             slots: [(0, [0; KNOWN_LEN]); KNOWN_SLOTS],
+            filled: 0,
             added: [(0, 0, 0); ADDED_SLOTS],
         }
     }
@@ -476,6 +485,36 @@ impl Output<'_> {
         }
         self.bytes.extend_from_slice(b);
     }
+
+    /// Where the three buffers end now.
+    fn mark(&self) -> Mark {
+        Mark {
+            ops: self.ops.len(),
+            nums: self.nums.len(),
+            bytes: self.bytes.len(),
+        }
+    }
+
+    /// Write again what was written between `from` and `to` (two marks, in that order).
+    fn repeat(&mut self, from: Mark, to: Mark) {
+        fn again<T: Copy>(v: &mut Vec<T>, range: core::ops::Range<usize>, grow: fn(&mut dyn FnMut())) {
+            if v.capacity() - v.len() < range.len() {
+                grow(&mut || v.reserve(range.len().max(v.len())));
+            }
+            v.extend_from_within(range);
+        }
+        again(self.ops, from.ops..to.ops, self.grow);
+        again(self.nums, from.nums..to.nums, self.grow);
+        again(self.bytes, from.bytes..to.bytes, self.grow);
+    }
+}
+
+/// Where an [`Output`]'s three buffers end, at some moment.
+#[derive(Clone, Copy)]
+struct Mark {
+    ops: usize,
+    nums: usize,
+    bytes: usize,
 }
 
 /// Append the tape of the wire value `value` to `out`: the value `JSON.parse` makes of its
@@ -573,14 +612,30 @@ fn write_added(s: &'static str, known: &mut Known, out: &mut Output<'_>) {
 }
 
 /// The answer's tape as a [`Sink`]: a family's writer (`FamilyDesc::encode_to`) gives it the wire
-/// value member by member, whole values of the command written by [`write`].
+/// value member by member, whole values of the command written by [`write`]. A whole value
+/// given again ([`Sink::value_again`]) is the words, numbers and bytes it was written as,
+/// copied, when no string was kept since it was written began: what writing it again would
+/// write, since nothing else the writing reads changes (the command's strings and where they
+/// are, the slots kept, which are never emptied).
 pub struct TapeSink<'t> {
-    /// The command's strings.
-    pub strings: Strings<'t>,
-    /// The strings the JS side keeps.
-    pub known: &'t mut Known,
-    /// Where the tape goes.
-    pub out: Output<'t>,
+    strings: Strings<'t>,
+    known: &'t mut Known,
+    out: Output<'t>,
+    /// The last whole value written: its address, where its tape starts and ends, and how many
+    /// slots were filled then.
+    last: Option<(*const Value, Mark, Mark, usize)>,
+}
+
+impl<'t> TapeSink<'t> {
+    /// A sink writing to `out`, naming the command's `strings` and the ones the JS side keeps.
+    pub fn new(strings: Strings<'t>, known: &'t mut Known, out: Output<'t>) -> TapeSink<'t> {
+        TapeSink {
+            strings,
+            known,
+            out,
+            last: None,
+        }
+    }
 }
 
 impl Sink for TapeSink<'_> {
@@ -609,7 +664,18 @@ impl Sink for TapeSink<'_> {
     }
 
     fn value(&mut self, v: &Value) {
+        let (start, filled) = (self.out.mark(), self.known.filled);
         write(v, &mut self.strings, self.known, &mut self.out);
+        self.last = Some((v as *const Value, start, self.out.mark(), filled));
+    }
+
+    fn value_again(&mut self, v: &Value) {
+        match self.last {
+            Some((at, start, end, filled)) if core::ptr::eq(at, v) && self.known.filled == filled => {
+                self.out.repeat(start, end);
+            }
+            _ => self.value(v),
+        }
     }
 }
 
@@ -835,16 +901,16 @@ mod tests {
         .unwrap();
         let mut known = Known::default();
         let (mut o, mut n, mut b) = (Vec::new(), Vec::new(), Vec::new());
-        let mut sink = TapeSink {
-            strings: Strings::new("versionversion", &places),
-            known: &mut known,
-            out: Output {
+        let mut sink = TapeSink::new(
+            Strings::new("versionversion", &places),
+            &mut known,
+            Output {
                 ops: &mut o,
                 nums: &mut n,
                 bytes: &mut b,
                 grow: |f| f(),
             },
-        };
+        );
         for _ in 0..3 {
             sink.object(1);
             sink.added_key("version");
@@ -858,6 +924,63 @@ mod tests {
             [OBJECT, 1, KNOWN_STR, v, KNOWN_STR, d, OBJECT, 1, KNOWN_STR, v, KNOWN_STR, d]
         );
         assert_eq!(b, b"versiondeliver");
+    }
+
+    /// A whole value given again is the tape it was written as, copied, which is what writing
+    /// it again writes; unless writing it kept a string (the JS side then holds it: written
+    /// again, it is named by its slot), or it is not the last value written.
+    #[test]
+    fn a_value_given_again_is_written_as_writing_it_again_would() {
+        let command = json!({"payload": {"m": "hi", "n": [1.5, null, ""], "o": {"p": true}}});
+        let (mut ops, mut nums, mut s) = (Vec::new(), Vec::new(), String::new());
+        tape(&command, &mut ops, &mut nums, &mut s);
+        let (read, places) = read(&Input {
+            ops: &ops,
+            nums: &nums,
+            text: &s,
+            ascii: true,
+        })
+        .unwrap();
+        let mut known = Known::default();
+        let fresh = json!({"x": "not the command's"});
+        let (mut o, mut n, mut b) = (Vec::new(), Vec::new(), Vec::new());
+        let mut sink = TapeSink::new(
+            Strings::new(&s, &places),
+            &mut known,
+            Output {
+                ops: &mut o,
+                nums: &mut n,
+                bytes: &mut b,
+                grow: |f| f(),
+            },
+        );
+        let part = |sink: &mut TapeSink<'_>, again: bool, v: &Value| {
+            let start = sink.out.mark();
+            if again {
+                sink.value_again(v);
+            } else {
+                sink.value(v);
+            }
+            let (end, out) = (sink.out.mark(), &sink.out);
+            let ops = out.ops[start.ops..end.ops].to_vec();
+            (
+                ops,
+                out.nums[start.nums..end.nums].to_vec(),
+                out.bytes[start.bytes..end.bytes].to_vec(),
+            )
+        };
+        let payload = &read["payload"];
+        let first = part(&mut sink, false, payload);
+        assert!(first.0.contains(&F64) && first.0.contains(&STR));
+        assert_eq!(part(&mut sink, true, payload), first);
+        assert_eq!(part(&mut sink, false, payload), first);
+        // A string kept while it was written: named by its slot the second time.
+        let kept = part(&mut sink, false, &fresh);
+        let again = part(&mut sink, true, &fresh);
+        assert_eq!((kept.0[2], again.0[2]), (NEW_STR, KNOWN_STR));
+        assert!(again.2.is_empty());
+        // Not the last value written: written again.
+        assert_eq!(part(&mut sink, true, payload), first);
     }
 
     /// Strings that all hash alike cost at most `MAX_PROBE` probes each: the first ones are

@@ -8,9 +8,9 @@
 //! encode --lines` line writes (`invariants::check_encode_for` holds the two equal) — and hands
 //! a wire value back as a tape written from that value (strings the command carried named by
 //! number, so JS gives back its own), anything else as its text. Targets are named once per
-//! instance (`tape_target`). `encode_json` and `negotiate_json` take and answer JSON text (the
-//! target check and negotiation). Each export takes the family by name, as the CLI does. Server
-//! and step code only: the workflow-safe decoder never links this.
+//! instance (`tape_target`), and read by their family then. `encode_json` and `negotiate_json`
+//! take and answer JSON text (the target check and negotiation). Each export takes the family by
+//! name, as the CLI does. Server and step code only: the workflow-safe decoder never links this.
 
 use super::tape;
 use crate::{Answer, Transport};
@@ -247,9 +247,11 @@ fn bad_request(message: &str) -> String {
 pub struct Encoder {
     /// The family's name.
     pub name: &'static str,
-    /// Encode a command for a target given as JSON, a wire value given to a sink (`None`) and
-    /// any other answer answered.
-    pub encode_to: fn(&mut Value, &Value, &mut dyn crate::canonical::Sink) -> Option<Answer>,
+    /// Read a target given as JSON: its number, or the refusal every command gets for it.
+    pub read_target: fn(&Value) -> Result<usize, crate::EncodeError>,
+    /// Encode a command for a target read by `read_target`, a wire value given to a sink
+    /// (`None`) and any other answer answered.
+    pub encode_to: fn(&mut Value, usize, &mut dyn crate::canonical::Sink) -> Option<Answer>,
     /// The same answer as canonical text.
     pub encode_text: fn(&Value, &Value, &mut String),
     /// One move of its negotiation.
@@ -309,10 +311,19 @@ struct Boundary {
     out_ops: Vec<u32>,
     out_nums: Vec<f64>,
     out_bytes: Vec<u8>,
-    targets: Vec<(&'static Encoder, Value)>,
+    targets: Vec<Named>,
     known: tape::Known,
     /// Addresses for JS: the command's buffers (`tape_reserve`), then the answer (`tape_encode`).
     header: [u32; 8],
+}
+
+/// A target JS named ([`tape_target`]): its family, its JSON (the same JSON is the same
+/// number), and what the family read of it, once for every command encoded for it: its number
+/// for `encode_to`, or the text of the refusal every command gets.
+struct Named {
+    family: &'static Encoder,
+    json: Value,
+    read: Result<usize, String>,
 }
 
 struct Global(UnsafeCell<Option<Box<Boundary>>>);
@@ -372,17 +383,25 @@ pub fn tape_reserve(ops: u32, nums: u32, bytes: u32) -> u32 {
 }
 
 /// Name a target (JSON text) of the family `family_name` for [`tape_encode`]: its number, or -1
-/// when the family is unknown or the text is not JSON. The same text is the same number.
+/// when the family is unknown or the text is not JSON. The same text is the same number. The
+/// family reads it here, once (`read_target`), not on every encode.
 #[wasm_bindgen]
 pub fn tape_target(family_name: &str, target: &str) -> i32 {
     let (Ok(f), Some(t)) = (family(family_name), persistent(|| parse(target))) else {
         return -1;
     };
     let b = boundary();
-    if let Some(i) = b.targets.iter().position(|(g, u)| core::ptr::eq(*g, f) && *u == t) {
+    if let Some(i) = b.targets.iter().position(|n| core::ptr::eq(n.family, f) && n.json == t) {
         return i as i32;
     }
-    persistent(|| b.targets.push((f, t)));
+    persistent(|| {
+        let read = (f.read_target)(&t).map_err(|e| Answer::Refused(e).to_text());
+        b.targets.push(Named {
+            family: f,
+            json: t,
+            read,
+        });
+    });
     b.targets.len() as i32 - 1
 }
 
@@ -399,7 +418,7 @@ pub fn tape_encode(target: u32, ops: u32, nums: u32, bytes: u32, ascii: bool) ->
         b.targets.get(target as usize),
         core::str::from_utf8(b.text.get(..bytes as usize).unwrap_or_default()),
     ) {
-        (Some((f, t)), Ok(text)) => {
+        (Some(target), Ok(text)) => {
             let input = tape::Input {
                 ops: b.ops.get(..ops as usize).unwrap_or_default(),
                 nums: b.nums.get(..nums as usize).unwrap_or_default(),
@@ -415,17 +434,20 @@ pub fn tape_encode(target: u32, ops: u32, nums: u32, bytes: u32, ascii: bool) ->
                     });
                     // A wire value goes to the answer's tape as the family writes it (its
                     // buffers grown outside the arena); any other answer back as its text.
-                    let mut sink = tape::TapeSink {
-                        strings: tape::Strings::new(text, &places),
-                        known: &mut b.known,
-                        out: tape::Output {
+                    let mut sink = tape::TapeSink::new(
+                        tape::Strings::new(text, &places),
+                        &mut b.known,
+                        tape::Output {
                             ops: &mut b.out_ops,
                             nums: &mut b.out_nums,
                             bytes: &mut b.out_bytes,
                             grow: |f| persistent(f),
                         },
+                    );
+                    let answer = match &target.read {
+                        Ok(t) => (target.family.encode_to)(&mut command, *t, &mut sink).map(|other| other.to_text()),
+                        Err(refusal) => Some(refusal.clone()),
                     };
-                    let answer = (f.encode_to)(&mut command, t, &mut sink).map(|other| other.to_text());
                     drop(sink);
                     drop(places);
                     end_command(command);

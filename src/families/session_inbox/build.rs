@@ -10,7 +10,7 @@
 use crate::error::EncodeError;
 use crate::removable::Removable;
 use crate::session_inbox::WIRE_VERSION;
-use crate::canonical::{utf8_order_is_utf16_order, write_str_contents, write_value, Members};
+use crate::canonical::{utf8_order_is_utf16_order, write_str_contents, write_value, Members, Sink};
 use crate::shape::{find_key, same_key};
 use serde_json::{json, Map, Value};
 
@@ -184,7 +184,7 @@ pub fn coalesce_list(list: &[Value]) -> Value {
 pub fn write_coalesced(list: &[Value], out: &mut String) {
     let entries = sorted_entries(list.iter().filter_map(Value::as_object));
     let mut fields = Members::object(out);
-    for run in entries.chunk_by(|a, b| same_key(a.0, b.0)) {
+    for run in key_runs(&entries) {
         let (key, last) = run[run.len() - 1];
         let present = run.iter().map(|(_, v)| *v);
         let out = fields.key(key);
@@ -193,7 +193,7 @@ pub fn write_coalesced(list: &[Value], out: &mut String) {
             Merge::Task => {
                 let tasks = sorted_entries(present.filter_map(Value::as_object));
                 let mut task = Members::object(out);
-                for run in tasks.chunk_by(|a, b| same_key(a.0, b.0)) {
+                for run in key_runs(&tasks) {
                     write_joined_arrays(run.iter().map(|(_, v)| *v), task.key(run[0].0));
                 }
                 task.out.push('}');
@@ -205,6 +205,33 @@ pub fn write_coalesced(list: &[Value], out: &mut String) {
     fields.out.push('}');
 }
 
+/// [`write_coalesced`] given to `sink` member by member (`Encoded::emit`'s mirror of several
+/// payloads), in the same layout: the payloads' keys and values go to the sink as the command's
+/// own (the answer's tape names them by address), and only a run of several string messages
+/// makes a string (the one they join to). Nothing else of the merge is built.
+pub fn emit_coalesced(list: &[Value], sink: &mut dyn Sink) {
+    let entries = sorted_entries(list.iter().filter_map(Value::as_object));
+    sink.object(key_runs(&entries).count());
+    for run in key_runs(&entries) {
+        let (key, last) = run[run.len() - 1];
+        let present = run.iter().map(|(_, v)| *v);
+        sink.key(key);
+        match Merge::of(key) {
+            Merge::Concat => emit_joined_arrays(present, sink),
+            Merge::Task => {
+                let tasks = sorted_entries(present.filter_map(Value::as_object));
+                sink.object(key_runs(&tasks).count());
+                for run in key_runs(&tasks) {
+                    sink.key(run[0].0);
+                    emit_joined_arrays(run.iter().map(|(_, v)| *v), sink);
+                }
+            }
+            Merge::Message => emit_joined_messages(run, sink),
+            Merge::Last => sink.value(last),
+        }
+    }
+}
+
 /// The entries of `maps`, in canonical key order (UTF-16 order: map order but where a key holds
 /// a character from U+E000 on), the entries of one key in the order of their maps (the sort is
 /// stable): one vector, nothing looked up again.
@@ -213,12 +240,23 @@ fn sorted_entries<'m>(maps: impl Iterator<Item = &'m Map<String, Value>> + Clone
     for m in maps {
         entries.extend(m.iter().map(|(k, v)| (k.as_str(), v)));
     }
+    sort_entries(&mut entries);
+    entries
+}
+
+/// [`sorted_entries`]'s sort, one function whatever the maps come from (the sort's code is
+/// large, and made once per caller of a generic function).
+fn sort_entries(entries: &mut [(&str, &Value)]) {
     if entries.iter().all(|(k, _)| utf8_order_is_utf16_order(k)) {
         entries.sort_by(|a, b| a.0.cmp(b.0));
     } else {
         entries.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
     }
-    entries
+}
+
+/// The entries of [`sorted_entries`] of one key each, in order: the merge's members.
+fn key_runs<'e, 'm>(entries: &'e [(&'m str, &'m Value)]) -> impl Iterator<Item = &'e [(&'m str, &'m Value)]> {
+    entries.chunk_by(|a, b| same_key(a.0, b.0))
 }
 
 /// Arrays under one key, concatenated, as one array's text.
@@ -235,14 +273,66 @@ fn write_joined_arrays<'v>(arrays: impl Iterator<Item = &'v Value>, out: &mut St
     out.push(']');
 }
 
-/// [`join_messages`] folded over `messages` (the entries of one key: strings or part arrays), as
-/// text: strings alone join with a blank line; once an array comes, what came before is promoted
-/// (one text part, or none for an empty string) and every later string becomes a part.
-fn write_joined_messages(messages: &[(&str, &Value)], out: &mut String) {
+/// Arrays under one key, concatenated, given to `sink` as one array.
+fn emit_joined_arrays<'v>(arrays: impl Iterator<Item = &'v Value> + Clone, sink: &mut dyn Sink) {
+    let items = || arrays.clone().filter_map(Value::as_array).flatten();
+    sink.array(items().count());
+    items().for_each(|x| sink.value(x));
+}
+
+/// What the messages of one key (strings or part arrays, in payload order) join to:
+/// [`join_messages`] folded over them. Strings alone join with a blank line; once an array comes,
+/// what came before is promoted (one text part, or none for an empty string) and every later
+/// string becomes a part.
+enum Joined<'e, 'v> {
+    /// One message: itself.
+    One(&'v Value),
+    /// Strings alone: the one string they join to ([`Part::Text`]'s text).
+    Text(&'e [(&'v str, &'v Value)]),
+    /// A part array: [`message_parts`] of these messages, whose first `.1` are strings.
+    Parts(&'e [(&'v str, &'v Value)], usize),
+}
+
+/// One item of a joined message's part array.
+#[derive(Clone, Copy)]
+enum Part<'e, 'v> {
+    /// `{"text": …, "type": "text"}`, its text the messages' strings joined with a blank line.
+    Text(&'e [(&'v str, &'v Value)]),
+    /// A part of a message's own array.
+    Item(&'v Value),
+}
+
+fn joined_messages<'e, 'v>(messages: &'e [(&'v str, &'v Value)]) -> Joined<'e, 'v> {
     let strings = messages.iter().take_while(|(_, m)| m.is_string()).count();
-    if let [(_, one)] = messages {
-        return write_value(one, out);
+    match messages {
+        [(_, one)] => Joined::One(one),
+        _ if strings == messages.len() => Joined::Text(messages),
+        _ => Joined::Parts(messages, strings),
     }
+}
+
+/// The part array of [`Joined::Parts`]: the leading `strings` messages as one text part (none
+/// for a lone empty string), then every later array's items and every later non-empty string
+/// as a text part of its own.
+fn message_parts<'e, 'v>(messages: &'e [(&'v str, &'v Value)], strings: usize) -> impl Iterator<Item = Part<'e, 'v>> + Clone {
+    let head = match &messages[..strings] {
+        [] => None,
+        [(_, one)] if one.as_str() == Some("") => None,
+        run => Some(Part::Text(run)),
+    };
+    let later = messages[strings..].iter().flat_map(|entry| {
+        let (items, text): (&'v [Value], _) = match entry.1 {
+            Value::Array(items) => (items, None),
+            Value::String(s) if s.is_empty() => (&[], None),
+            _ => (&[], Some(Part::Text(core::slice::from_ref(entry)))),
+        };
+        items.iter().map(Part::Item).chain(text)
+    });
+    head.into_iter().chain(later)
+}
+
+/// The messages of one key as text ([`joined_messages`]).
+fn write_joined_messages(messages: &[(&str, &Value)], out: &mut String) {
     let joined = |out: &mut String, run: &[(&str, &Value)]| {
         out.push('"');
         for (i, (_, m)) in run.iter().enumerate() {
@@ -253,28 +343,56 @@ fn write_joined_messages(messages: &[(&str, &Value)], out: &mut String) {
         }
         out.push('"');
     };
-    if strings == messages.len() {
-        return joined(out, messages);
-    }
-    let mut parts = Members::array(out);
-    let text_part = |out: &mut String, run: &[(&str, &Value)]| {
-        out.push_str("{\"text\":");
-        joined(out, run);
-        out.push_str(",\"type\":\"text\"}");
-    };
-    match &messages[..strings] {
-        [] => {}
-        [(_, one)] if one.as_str() == Some("") => {}
-        run => text_part(parts.item(), run),
-    }
-    for entry in &messages[strings..] {
-        match entry.1 {
-            Value::Array(items) => items.iter().for_each(|x| write_value(x, parts.item())),
-            Value::String(s) if s.is_empty() => {}
-            _ => text_part(parts.item(), core::slice::from_ref(entry)),
+    match joined_messages(messages) {
+        Joined::One(one) => write_value(one, out),
+        Joined::Text(run) => joined(out, run),
+        Joined::Parts(messages, strings) => {
+            let mut parts = Members::array(out);
+            for part in message_parts(messages, strings) {
+                let out = parts.item();
+                match part {
+                    Part::Text(run) => {
+                        out.push_str("{\"text\":");
+                        joined(out, run);
+                        out.push_str(",\"type\":\"text\"}");
+                    }
+                    Part::Item(x) => write_value(x, out),
+                }
+            }
+            parts.out.push(']');
         }
     }
-    parts.out.push(']');
+}
+
+/// The messages of one key given to `sink` ([`joined_messages`]): a string of the command as it
+/// is, the join of several made.
+fn emit_joined_messages(messages: &[(&str, &Value)], sink: &mut dyn Sink) {
+    let joined = |sink: &mut dyn Sink, run: &[(&str, &Value)]| match run {
+        [(_, one)] => sink.value(one),
+        _ => {
+            let texts: Vec<&str> = run.iter().map(|(_, m)| m.as_str().unwrap_or("")).collect();
+            sink.value(&Value::String(texts.join("\n\n")));
+        }
+    };
+    match joined_messages(messages) {
+        Joined::One(one) => sink.value(one),
+        Joined::Text(run) => joined(sink, run),
+        Joined::Parts(messages, strings) => {
+            sink.array(message_parts(messages, strings).count());
+            for part in message_parts(messages, strings) {
+                match part {
+                    Part::Text(run) => {
+                        sink.object(2);
+                        sink.added_key("text");
+                        joined(sink, run);
+                        sink.added_key("type");
+                        sink.str("text");
+                    }
+                    Part::Item(x) => sink.value(x),
+                }
+            }
+        }
+    }
 }
 
 fn join_messages(a: Value, b: &Value) -> Value {
@@ -348,7 +466,18 @@ pub enum Entries<'a> {
     List(&'a Value),
 }
 
-impl Payloads<'_> {
+impl<'a> Payloads<'a> {
+    /// The one payload, when there is exactly one (`payloads` is `[it]`).
+    pub fn only(&self) -> Option<&'a Value> {
+        match self {
+            Payloads::One(p) => Some(p),
+            Payloads::List(l) => match l.as_array().map(Vec::as_slice) {
+                Some([p]) => Some(p),
+                _ => None,
+            },
+        }
+    }
+
     /// The payloads, in order.
     pub fn iter(&self) -> impl Iterator<Item = &Value> {
         let (one, list) = match self {
@@ -433,7 +562,7 @@ pub fn view(command: &Value) -> Option<Wire<'_>> {
 
 #[cfg(test)]
 mod tests {
-    use super::{build, coalesce};
+    use super::{build, coalesce, coalesce_list, emit_coalesced, write_coalesced};
     use crate::error::ErrorCode;
     use crate::session_inbox::WIRE_VERSION;
     use serde_json::json;
@@ -487,5 +616,32 @@ mod tests {
             coalesce(&json!([{"message": ""}, {"message": "b"}])),
             Some(json!({"message": "\n\nb"}))
         );
+    }
+
+    /// The merge written from its parts, as text and to a sink, is the merge built, for lists of
+    /// payloads whose keys merge as valid payloads' do (messages strings or part arrays, every
+    /// `context` and task key an array).
+    #[test]
+    fn the_merge_written_or_emitted_from_its_parts_is_the_merge_built() {
+        let part = |t: &str| json!({"type": "text", "text": t});
+        let lists = [
+            json!([]),
+            json!([{"message": "a", "context": ["x"]}, {"message": "b", "context": ["y", "z"], "interaction": {"k": 1}}]),
+            json!([{"message": "a"}, {"message": [part("b")]}, {"message": ""}, {"message": "c"}, {"message": "d"}]),
+            json!([{"message": ""}, {"message": [part("b")]}]),
+            json!([{"message": "a"}, {"message": "b"}, {"message": [part("c")], "task": {"views": [1]}}]),
+            json!([{"task": {"views": [1], "files": ["f"]}, "inputResponses": [1]}, {"task": {"views": [2]}}, {"inputResponses": [2, 3]}]),
+            json!([{"outputSchema": {"a": 1}, "\u{e000}": 1, "\u{1d11e}": 2}, {"message": "m"}]),
+        ];
+        for list in &lists {
+            let list = list.as_array().unwrap();
+            let built = crate::canonical::to_string(&coalesce_list(list));
+            let mut text = String::new();
+            write_coalesced(list, &mut text);
+            assert_eq!(text, built);
+            let mut sink = crate::canonical::TextSink::default();
+            emit_coalesced(list, &mut sink);
+            assert_eq!(sink.out, built);
+        }
     }
 }

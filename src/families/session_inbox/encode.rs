@@ -99,6 +99,27 @@ impl Target {
         }
     }
 
+    /// Its place in [`Target::all`] (and in the family's `targets`, which names them in that
+    /// order): a target as a number, for [`encode_to`].
+    pub fn index(self) -> usize {
+        match self {
+            Target::V0(V0Variant::Deliver) => 0,
+            Target::V0(V0Variant::Send) => 1,
+            Target::Version(n) => (n as usize).saturating_add(1),
+        }
+    }
+
+    /// The target at `index` in [`Target::all`] ([`Target::index`]); anything else is
+    /// `UNSUPPORTED_TARGET`.
+    pub fn at(index: usize) -> Result<Target, EncodeError> {
+        let target = match index {
+            0 => Target::V0(V0Variant::Deliver),
+            1 => Target::V0(V0Variant::Send),
+            n => Target::Version(u32::try_from(n - 1).unwrap_or(u32::MAX)),
+        };
+        target.check()
+    }
+
     /// Every target this build encodes for: the two v0 variants, then 1 ..= current.
     pub fn all() -> Vec<Target> {
         let mut out = vec![Target::V0(V0Variant::Deliver), Target::V0(V0Variant::Send)];
@@ -291,8 +312,9 @@ impl Encoded<'_> {
 impl Encoded<'_> {
     /// Give the wire value to `sink` member by member, in canonical order (the layout of
     /// [`write_wire`] and of the serialization: [`wire_fields`]): what [`encode`] answers,
-    /// without building it. Values of the command go to the sink as they are; only a mirror of
-    /// several payloads is made (their merge).
+    /// without building it. Values of the command go to the sink as they are, a mirror of
+    /// several payloads as their parts ([`build::emit_coalesced`]): only the join of several
+    /// string messages is made.
     pub fn emit(&self, sink: &mut dyn Sink) {
         let (d, target) = match self.parts() {
             Parts::Built(v) => return sink.value(v),
@@ -300,6 +322,8 @@ impl Encoded<'_> {
             Parts::Deliver(d, target) => (d, target),
         };
         sink.object(wire_fields(d, target).count());
+        // The mirror given whole, when `payloads` is `[mirror]`: given again (`Sink::value_again`).
+        let mut mirror = None;
         for (key, _, field) in wire_fields(d, target) {
             sink.added_key(key);
             match field {
@@ -311,13 +335,26 @@ impl Encoded<'_> {
                     sink.array(1);
                     emit_object(e, Some(("payloadIndex", 0)), None, sink);
                 }
-                Field::Mirror(Mirror::Same(p)) => sink.value(p),
-                Field::Mirror(Mirror::Merged(list)) => sink.value(&build::coalesce_list(list)),
-                Field::Payloads(Payloads::One(p)) => {
-                    sink.array(1);
+                Field::Mirror(Mirror::Same(p)) => {
                     sink.value(p);
+                    mirror = Some(p);
                 }
-                Field::Payloads(Payloads::List(l)) => sink.value(l),
+                Field::Mirror(Mirror::Merged(list)) => build::emit_coalesced(list, sink),
+                Field::Payloads(payloads) => match payloads.only() {
+                    Some(p) => {
+                        sink.array(1);
+                        if mirror.is_some_and(|m| core::ptr::eq(m, p)) {
+                            sink.value_again(p);
+                        } else {
+                            sink.value(p);
+                        }
+                    }
+                    None => {
+                        if let Payloads::List(l) = payloads {
+                            sink.value(l);
+                        }
+                    }
+                },
             }
         }
     }
@@ -350,12 +387,19 @@ fn emit_object(map: &Map<String, Value>, extra: Option<(&'static str, u32)>, wit
     }
 }
 
-/// [`encode_result`], a wire value given to `sink` ([`Encoded::emit`]: a valid command's typed
-/// view, no value built) rather than answered: `None` when it went there, else the answer
-/// (a refusal). The encoder's wasm module writes its answer tape so. The command is only
-/// borrowed on the short way; the long way takes it (leaving `null`).
-pub fn encode_to(command: &mut Value, target: &Value, sink: &mut dyn Sink) -> Option<Answer> {
-    let target = match Target::from_json(target).and_then(Target::check) {
+/// A target given as JSON, read as [`encode_result`] reads it: its number ([`Target::index`]),
+/// or why no command is encoded for it (`FamilyDesc::read_target`).
+pub fn read_target(target: &Value) -> Result<usize, EncodeError> {
+    Target::from_json(target).and_then(Target::check).map(Target::index)
+}
+
+/// [`encode_result`] for the target numbered `target` ([`read_target`]), a wire value given to
+/// `sink` ([`Encoded::emit`]: a valid command's typed view, no value built) rather than
+/// answered: `None` when it went there, else the answer (a refusal). The encoder's wasm module
+/// writes its answer tape so. The command is only borrowed on the short way; the long way takes
+/// it (leaving `null`).
+pub fn encode_to(command: &mut Value, target: usize, sink: &mut dyn Sink) -> Option<Answer> {
+    let target = match Target::at(target) {
         Ok(t) => t,
         Err(e) => return Some(Answer::Refused(e)),
     };
@@ -982,40 +1026,40 @@ fn absent_or_lacks(wire: &Wire<'_>, key: &str, keys: Option<&[&str]>) -> bool {
     }
 }
 
-/// The fields of a `deliver` view's value at `version`, as pieces.
+/// The fields of a `deliver` view's value at `version`, as pieces, in the order every version's
+/// `deliver` declares its fields (so that each is found at the field after the one before it,
+/// `FieldCursor`), but for `payload` before `payloads`: the mirror of a send is its payload,
+/// then known accepted as `payloads`' one item (`object_accepts`).
 fn deliver_pieces<'a>(d: &'a Deliver<'_>, version: u32) -> impl Iterator<Item = (&'a str, Piece<'a>)> + 'a {
-    let carried: [Option<&'a Value>; 5] = d.carried;
-    let payloads = match d.payloads {
-        Payloads::One(p) => Piece::One(p),
-        // `[p]`, as a send's: checked once with the mirror when that is `p`.
-        Payloads::List(l) => match l.as_array().map(Vec::as_slice) {
-            Some([p]) => Piece::One(p),
-            _ => Piece::Value(l),
-        },
+    let [auth, caller, request_id, task_delivery_id, turn_policy] = d.carried;
+    let carried = |key, v: Option<&'a Value>| v.map(|v| (key, Piece::Value(v)));
+    let payload = match d.mirror {
+        Mirror::Same(p) => Piece::Value(p),
+        Mirror::Merged(list) => Piece::Merged(list),
+    };
+    let payloads = match (d.payloads.only(), d.payloads) {
+        // `[p]`, a send's or a deliver's of one: checked once with the mirror when that is `p`.
+        (Some(p), _) => Piece::One(p),
+        (None, Payloads::One(p) | Payloads::List(p)) => Piece::Value(p),
     };
     let entries = d.entries.as_ref().map(|e| match e {
         Entries::Send(m) => ("deliveryMetadata", Piece::SendEntry(m)),
         Entries::List(l) => ("deliveryMetadata", Piece::Value(l)),
     });
-    let carried = CARRIED_KEYS
-        .iter()
-        .zip(carried)
-        .filter_map(|(k, v)| v.map(|v| (*k, Piece::Value(v))));
     [
-        ("kind", Piece::Str("deliver")),
-        ("version", Piece::Number(version)),
-        (
-            "payload",
-            match d.mirror {
-                Mirror::Same(p) => Piece::Value(p),
-                Mirror::Merged(list) => Piece::Merged(list),
-            },
-        ),
-        ("payloads", payloads),
+        Some(("kind", Piece::Str("deliver"))),
+        Some(("version", Piece::Number(version))),
+        Some(("payload", payload)),
+        Some(("payloads", payloads)),
+        carried("auth", auth),
+        carried("caller", caller),
+        entries,
+        carried("requestId", request_id),
+        carried("taskDeliveryId", task_delivery_id),
+        carried("turnPolicy", turn_policy),
     ]
     .into_iter()
-    .chain(entries)
-    .chain(carried)
+    .flatten()
 }
 
 /// One field of a delivery's wire value, as [`wire_fields`] lists it.
@@ -1120,14 +1164,7 @@ fn write_wire(wire: &Wire<'_>, target: Target, out: &mut String) {
                         mirror_text = Some(start..out.len());
                     }
                     Field::Payloads(payloads) => {
-                        let only = match payloads {
-                            Payloads::One(p) => Some(p),
-                            Payloads::List(l) => match l.as_array().map(Vec::as_slice) {
-                                Some([p]) => Some(p),
-                                _ => None,
-                            },
-                        };
-                        match (only, mirror_text.clone()) {
+                        match (payloads.only(), mirror_text.clone()) {
                             (Some(p), Some(range)) if matches!(d.mirror, Mirror::Same(m) if core::ptr::eq(m, p)) => {
                                 out.push('[');
                                 let text = &out[range.clone()]; // panics unless on character boundaries
@@ -1288,6 +1325,21 @@ mod tests {
     use crate::error::ErrorCode;
     use crate::session_inbox::WIRE_VERSION;
     use serde_json::json;
+
+    /// A target's number (`read_target`, `encode_to`) is its index in the family's `targets`,
+    /// which name the targets of `Target::all` in its order; no other number is a target.
+    #[test]
+    fn a_targets_number_is_its_index_among_the_familys_targets() {
+        let names = crate::session_inbox::FAMILY.targets;
+        assert_eq!(Target::all().len(), names.len());
+        for (i, t) in Target::all().into_iter().enumerate() {
+            assert_eq!((t.index(), names[i]), (i, t.name().as_str()));
+            assert_eq!(Target::at(i), Ok(t));
+            assert_eq!(super::read_target(&t.to_json()), Ok(i));
+        }
+        assert_eq!(Target::at(names.len()).unwrap_err().code, ErrorCode::UnsupportedTarget);
+        assert_eq!(Target::at(usize::MAX).unwrap_err().code, ErrorCode::UnsupportedTarget);
+    }
 
     /// `prepare` makes every table the encoder keeps once made: a caller whose memory lives per
     /// call (the wasm encoder's arena) runs it first, outside that memory. (These two are the

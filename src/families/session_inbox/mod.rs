@@ -320,6 +320,7 @@ pub const FAMILY: crate::family::FamilyDesc = crate::family::FamilyDesc {
     producer: PRODUCER,
     decode,
     encode: encode::encode_result,
+    read_target: encode::read_target,
     encode_to: encode::encode_to,
     encode_text: encode::encode_answer_into,
     prepare: encode::prepare,

@@ -98,10 +98,12 @@ pub fn encode_result(command: Value, target: &Value) -> crate::Answer {
     crate::Answer::from(target_from_json(target).and_then(|t| encode(command, t)))
 }
 
-/// [`encode_result`], a wire value given to `sink` rather than answered (`None` then): the
+/// [`encode_result`] for the target version `target` (its index in the family's `targets`,
+/// `v0` and `v1`), a wire value given to `sink` rather than answered (`None` then): the
 /// encoder's wasm module writes its answer tape so. Takes the command (leaving `null`).
-pub fn encode_to(command: &mut Value, target: &Value, sink: &mut dyn crate::canonical::Sink) -> Option<crate::Answer> {
-    crate::family::answer_to(encode_result(std::mem::take(command), target), sink)
+pub fn encode_to(command: &mut Value, target: usize, sink: &mut dyn crate::canonical::Sink) -> Option<crate::Answer> {
+    let target = u32::try_from(target).unwrap_or(u32::MAX);
+    crate::family::answer_to(crate::Answer::from(encode(std::mem::take(command), target)), sink)
 }
 
 /// [`encode_result`] as canonical text, appended to `out`.

@@ -190,6 +190,7 @@ pub const FAMILY: crate::family::FamilyDesc = crate::family::FamilyDesc {
     producer: PRODUCER,
     decode,
     encode: encode::encode_result,
+    read_target: |t| encode::target_from_json(t).map(|v| v as usize),
     encode_to: encode::encode_to,
     encode_text: encode::encode_text,
     // Its encoder makes nothing once and keeps it.
