@@ -11,32 +11,11 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
-import { hookwireBin, pkgDir, TARGETS } from "./helpers.mjs";
+import { cliEncodeAnswers, encoderAnswer, hookwireBin, pkgDir, TARGETS } from "./helpers.mjs";
 
 const encoder = createRequire(import.meta.url)(join(pkgDir, "encoder.cjs"));
 const INBOX = { encode: encoder.encode, ErrorClass: encoder.SessionInboxWireError, args: [], targets: Object.values(TARGETS) };
 const TURN = { encode: encoder.turnControl.encode, ErrorClass: encoder.TurnControlWireError, args: ["--family", "turn-control"], targets: [{ version: 0 }, { version: 1 }] };
-
-/** The JS encoder's answer, in the CLI's form. */
-function jsAnswer(f, command, target) {
-  try {
-    return { ok: f.encode(command, target) };
-  } catch (e) {
-    assert.ok(e instanceof f.ErrorClass, `not a ${f.ErrorClass.name}: ${e && e.stack}`);
-    const error = { code: e.code, message: e.message };
-    for (const k of ["path", "expected", "version"]) if (e[k] !== undefined) error[k] = e[k];
-    return { error };
-  }
-}
-
-/** The CLI's answers to `requests` ({ command, target }, as JSON text). */
-function cliAnswers(f, requests) {
-  const input = requests.map(({ command, target }) => JSON.stringify({ command, target })).join("\n") + "\n";
-  const out = execFileSync(hookwireBin(), [...f.args, "encode", "--lines"], { input, encoding: "utf8", maxBuffer: 1 << 30 });
-  const lines = out.trimEnd().split("\n");
-  assert.equal(lines.length, requests.length);
-  return lines.map((l) => JSON.parse(l));
-}
 
 /** Hold one JS answer to the CLI's: the same value, with the same key order, or the same error. */
 function same(got, want, where) {
@@ -52,9 +31,9 @@ function same(got, want, where) {
 }
 
 /** Every command of `commands` for every target of `f`, against the CLI; answers how many were valid. */
-function compareAll(f, commands, label, answer = (c, t) => jsAnswer(f, c, t)) {
+function compareAll(f, commands, label, answer = (c, t) => encoderAnswer(f, c, t)) {
   const requests = commands.flatMap((command) => f.targets.map((target) => ({ command, target })));
-  const want = cliAnswers(f, requests);
+  const want = cliEncodeAnswers(f, requests);
   let valid = 0;
   for (const [i, { command, target }] of requests.entries()) {
     same(answer(command, target), want[i], `${label}: ${JSON.stringify(command).slice(0, 400)} for ${JSON.stringify(target)}`);
@@ -145,7 +124,7 @@ test("generated commands answer what encode --lines answers, for every target, c
 
 test("answers stay right across fresh instances, walks that fail midway and encodes nested in getters", () => {
   const commands = fc.sample(command, { seed: 0xbad, numRuns: 200 });
-  const want = cliAnswers(INBOX, commands.map((command) => ({ command, target: TARGETS.v6 })));
+  const want = cliEncodeAnswers(INBOX, commands.map((command) => ({ command, target: TARGETS.v6 })));
   const nest = (d) => {
     let v = 1;
     for (let i = 0; i < d; i++) v = i % 2 ? [v] : { z: v };
@@ -155,7 +134,7 @@ test("answers stay right across fresh instances, walks that fail midway and enco
   // Run out of stack at many depths: some of the calls unwind through the module (the next call
   // then starts a fresh instance, whose kept strings start empty).
   const storm = () => {
-    const deep = (n) => (n === 0 ? jsAnswer(INBOX, deepCommand) : deep(n - 1));
+    const deep = (n) => (n === 0 ? encoderAnswer(INBOX, deepCommand) : deep(n - 1));
     for (let n = 0; n < 12_000; n += 211) {
       try {
         deep(n);
@@ -173,20 +152,20 @@ test("answers stay right across fresh instances, walks that fail midway and enco
       const kind = c.kind;
       const outer = { ...c };
       Object.defineProperty(outer, "kind", {
-        get: () => ((inner = jsAnswer(INBOX, commands[j], TARGETS.v6)), kind),
+        get: () => ((inner = encoderAnswer(INBOX, commands[j], TARGETS.v6)), kind),
         enumerable: true,
         configurable: true,
       });
-      same(jsAnswer(INBOX, outer, TARGETS.v6), want[i], `outer ${i}`);
+      same(encoderAnswer(INBOX, outer, TARGETS.v6), want[i], `outer ${i}`);
       same(inner, want[j], `inner ${j} of ${i}`);
       continue;
     }
     if (i % 3 === 0) {
       // A walk that fails midway, on a getter.
       const broken = { kind: "deliver", payloads: [{ message: "x" }, Object.defineProperty({}, "message", { get: () => { throw new Error("midway"); }, enumerable: true })] };
-      assert.equal(jsAnswer(INBOX, broken).error.expected, "a readable value");
+      assert.equal(encoderAnswer(INBOX, broken).error.expected, "a readable value");
     }
-    same(jsAnswer(INBOX, c, TARGETS.v6), want[i], `command ${i}`);
+    same(encoderAnswer(INBOX, c, TARGETS.v6), want[i], `command ${i}`);
   }
 });
 
@@ -247,7 +226,7 @@ test("keys Object.prototype has, also once Object.prototype gains enumerable own
     for (const k of added) Object.defineProperty(Object.prototype, k, { value: `inherited ${k}`, enumerable: true, writable: true, configurable: true });
     check("polluted");
     // Inherited values are never read as the command's: a send without its own payload is refused.
-    assert.equal(jsAnswer(INBOX, { kind: "send" }).error.path, "/payload");
+    assert.equal(encoderAnswer(INBOX, { kind: "send" }).error.path, "/payload");
   } finally {
     for (const k of added) delete Object.prototype[k];
   }
@@ -286,7 +265,7 @@ test("a command nested exactly as deep as allowed answers what the CLI answers, 
   // The payload's adapter key is at depth 3: its deepest container at depth 1,000.
   const ok = { kind: "deliver", payloads: [{ x: nest(998, 1) }, { y: nest(998, "s") }] };
   assert.equal(compareAll(INBOX, [ok], "deepest"), INBOX.targets.length);
-  const r = jsAnswer(INBOX, { kind: "deliver", payloads: [{ x: nest(999, 1) }] });
+  const r = encoderAnswer(INBOX, { kind: "deliver", payloads: [{ x: nest(999, 1) }] });
   assert.equal(r.error?.code, "INVALID");
   assert.match(r.error.expected, /nested at most 1000 levels deep/);
 });
@@ -297,8 +276,8 @@ test("a target that is an array or a boxed primitive is refused with the message
   for (const f of [INBOX, TURN]) {
     const targets = [[6], [1], ["version"], [[6]], [1, 2, 3], new Number(6), new String("x"), new Boolean(true)];
     const command = f === INBOX ? { kind: "clear" } : { kind: "turn-error", error: 1 };
-    const want = cliAnswers(f, targets.map((target) => ({ command, target: JSON.parse(JSON.stringify(target)) })));
-    targets.forEach((t, i) => same(jsAnswer(f, command, t), want[i], `target ${JSON.stringify(t)}`));
+    const want = cliEncodeAnswers(f, targets.map((target) => ({ command, target: JSON.parse(JSON.stringify(target)) })));
+    targets.forEach((t, i) => same(encoderAnswer(f, command, t), want[i], `target ${JSON.stringify(t)}`));
   }
 });
 
@@ -316,20 +295,20 @@ function sized(extra, over) {
 
 test("a command exactly at the limit is encoded, one character over it is INVALID (numbers, false)", () => {
   for (const extra of [false, 1, "s"]) {
-    assert.ok("ok" in jsAnswer(INBOX, sized(extra, 0)), `${JSON.stringify(extra)} at the limit`);
-    const r = jsAnswer(INBOX, sized(extra, 1));
+    assert.ok("ok" in encoderAnswer(INBOX, sized(extra, 0)), `${JSON.stringify(extra)} at the limit`);
+    const r = encoderAnswer(INBOX, sized(extra, 1));
     assert.equal(r.error?.code, "INVALID", `${JSON.stringify(extra)} one over`);
     assert.match(r.error.expected, /at most 134217728 characters/);
   }
 });
 
 test("a command exactly at the limit holding true is encoded", () => {
-  const r = jsAnswer(INBOX, sized(true, 0));
+  const r = encoderAnswer(INBOX, sized(true, 0));
   assert.ok("ok" in r, JSON.stringify(r.error));
 });
 
 test("a command one character over the limit holding [] or {} is INVALID", () => {
-  for (const extra of [[], {}]) assert.equal(jsAnswer(INBOX, sized(extra, 1)).error?.code, "INVALID", JSON.stringify(extra));
+  for (const extra of [[], {}]) assert.equal(encoderAnswer(INBOX, sized(extra, 1)).error?.code, "INVALID", JSON.stringify(extra));
 });
 
 test("a key's escapes count when the text reaches the point where the walk starts counting them", () => {
@@ -342,6 +321,6 @@ test("a key's escapes count when the text reaches the point where the walk start
   payload["\u0001".repeat(k)] = "x".repeat(MAX_TEXT - UNESCAPED_UP_TO - 3);
   const command = { kind: "send", payload };
   assert.equal(JSON.stringify(command).length, MAX_TEXT + 5 * k);
-  const r = jsAnswer(INBOX, command);
+  const r = encoderAnswer(INBOX, command);
   assert.equal(r.error?.code, "INVALID", "accepted a command 20,000,000 characters over the limit");
 });

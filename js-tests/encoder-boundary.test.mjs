@@ -14,7 +14,7 @@ import { createRequire } from "node:module";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { canon, cases, DECODE_DIRS, ENCODE_DIRS, hookwire, hookwireBin, pkgDir, root, TARGETS } from "./helpers.mjs";
+import { canon, cases, cliEncodeAnswers, DECODE_DIRS, ENCODE_DIRS, encoderAnswer, hookwire, hookwireBin, pkgDir, root, TARGETS } from "./helpers.mjs";
 
 const encoder = createRequire(import.meta.url)(join(pkgDir, "encoder.cjs"));
 
@@ -94,29 +94,8 @@ function commandsOf(family, mutations) {
   return out;
 }
 
-/** What the JS encoder answers, as the CLI would write it. */
-function jsAnswer(f, command, target) {
-  try {
-    return { ok: f.encode(command, target) };
-  } catch (e) {
-    assert.ok(e instanceof f.ErrorClass, `not a ${f.ErrorClass.name}: ${e && e.stack}`);
-    const error = { code: e.code, message: e.message };
-    for (const k of ["path", "expected", "version"]) if (e[k] !== undefined) error[k] = e[k];
-    return { error };
-  }
-}
-
-/** The CLI's answers to every command for every target of the family, parsed. */
-function cliAnswers(f, requests) {
-  const input = requests.map(({ command, target }) => JSON.stringify({ command, target })).join("\n") + "\n";
-  const out = execFileSync(hookwireBin(), [...f.args, "encode", "--lines"], { input, encoding: "utf8", maxBuffer: 1 << 28 });
-  const lines = out.trimEnd().split("\n");
-  assert.equal(lines.length, requests.length);
-  return lines.map((l) => JSON.parse(l));
-}
-
 /** Hold the JS encoder's answers (`answer(i)`, by default asked now) equal to the CLI's; answers how many were valid. */
-function compare(f, requests, want, label, answer = (i) => jsAnswer(f, requests[i].command, requests[i].target)) {
+function compare(f, requests, want, label, answer = (i) => encoderAnswer(f, requests[i].command, requests[i].target)) {
   let valid = 0;
   for (const [i, { command, target }] of requests.entries()) {
     const got = answer(i);
@@ -143,7 +122,7 @@ function compare(f, requests, want, label, answer = (i) => jsAnswer(f, requests[
 for (const [name, f] of Object.entries(FAMILIES)) {
   test(`${name}: the tape boundary answers what encode --lines answers, for every target, fixtures and a mutation sweep`, () => {
     const requests = commandsOf(name, 12).flatMap((command) => f.targets.map((target) => ({ command, target })));
-    const want = cliAnswers(f, requests);
+    const want = cliEncodeAnswers(f, requests);
     const valid = compare(f, requests, want, name);
     // The sweep must reach both outcomes in numbers, or it proves little.
     assert.ok(valid > 50 && requests.length - valid > 50, `${valid} valid of ${requests.length}`);
@@ -207,7 +186,7 @@ test("an array inside an array being built that outgrows the item stack loses no
   const long = (p) => Array.from({ length: 300 }, (_, i) => `${p}${i}`);
   const command = { kind: "deliver", payloads: ["a", "b", "c", "d"].map((p) => ({ message: p, context: long(p) })) };
   const requests = f.targets.map((target) => ({ command, target }));
-  const want = cliAnswers(f, requests);
+  const want = cliEncodeAnswers(f, requests);
   assert.equal(compare(f, requests, want, "nested growth"), requests.length);
 });
 
@@ -218,7 +197,7 @@ test("strings the encoder makes (a mirror's joined messages) keep a leading U+FE
   const commands = ["\ufeff", "\ufeffa", "\ufeff\ufeff", `\ufeff${"x".repeat(40)}`, "a"].map((message) => ({ kind: "deliver", payloads: [{ message }, { message: "b" }] }));
   // Twice: the second time the short ones are strings the module keeps (KNOWN_STR).
   const requests = [...commands, ...commands].flatMap((command) => f.targets.map((target) => ({ command, target })));
-  compare(f, requests, cliAnswers(f, requests), "byte order marks");
+  compare(f, requests, cliEncodeAnswers(f, requests), "byte order marks");
   assert.equal(encoder.encode(commands[1]).payload.message, "\ufeffa\n\nb");
 });
 
@@ -266,14 +245,14 @@ test("setters for indexes on Array.prototype and Object.prototype, and a replace
   const species = Object.getOwnPropertyDescriptor(Array, Symbol.species);
   for (const [name, f] of Object.entries(FAMILIES)) {
     const requests = commandsOf(name, 2).flatMap((command) => f.targets.map((target) => ({ command, target })));
-    const want = cliAnswers(f, requests);
+    const want = cliEncodeAnswers(f, requests);
     // While the prototypes are polluted nothing here stores into an array: the answers go to a Map.
     const got = new Map();
     let calls = 0;
     try {
       for (const p of [Array.prototype, Object.prototype]) for (const k of INDEXES) Object.defineProperty(p, k, { set: () => calls++, configurable: true });
       Object.defineProperty(Array, Symbol.species, { get: () => (calls++, Array), configurable: true });
-      for (let i = 0; i < requests.length; i++) got.set(i, jsAnswer(f, requests[i].command, requests[i].target));
+      for (let i = 0; i < requests.length; i++) got.set(i, encoderAnswer(f, requests[i].command, requests[i].target));
     } finally {
       Object.defineProperty(Array, Symbol.species, species);
       for (const p of [Array.prototype, Object.prototype]) for (const k of INDEXES) delete p[k];

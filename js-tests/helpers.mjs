@@ -1,5 +1,6 @@
 // Shared helpers of the JS tests: the pkg/ entry (resolved as a consumer would), the frozen
 // fixture files the Rust tests read too, and canonical JSON for comparisons.
+import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -95,4 +96,29 @@ export function frozenOutput(stem, t) {
     if (existsSync(file)) return readFileSync(file, "utf8");
   }
   return undefined;
+}
+
+/**
+ * What the JS encoder answers for `command` and `target`, in the CLI's form: `{ ok }`, or the
+ * error's code, message and, where it has them, path, expected and version. `f` is a family's
+ * `{ encode, ErrorClass }`; any other exception fails the test.
+ */
+export function encoderAnswer(f, command, target) {
+  try {
+    return { ok: f.encode(command, target) };
+  } catch (e) {
+    assert.ok(e instanceof f.ErrorClass, `not a ${f.ErrorClass.name}: ${e && e.stack}`);
+    const error = { code: e.code, message: e.message };
+    for (const k of ["path", "expected", "version"]) if (e[k] !== undefined) error[k] = e[k];
+    return { error };
+  }
+}
+
+/** `hookwire encode --lines`' answers to `requests` (`{ command, target }` each), parsed; `f.args` names the family. */
+export function cliEncodeAnswers(f, requests) {
+  const input = requests.map(({ command, target }) => JSON.stringify({ command, target })).join("\n") + "\n";
+  const out = execFileSync(hookwireBin(), [...f.args, "encode", "--lines"], { input, encoding: "utf8", maxBuffer: 1 << 30 });
+  const lines = out.trimEnd().split("\n");
+  assert.equal(lines.length, requests.length);
+  return lines.map((l) => JSON.parse(l));
 }

@@ -8,36 +8,9 @@ use hookwire::shape::{Field, Fields, Shape};
 use serde_json::{json, Map, Value};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 mod common;
-
-// ---------------------------------------------------------------------------------------------
-// A small deterministic generator (no dependency on a seed source).
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len())]
-    }
-}
+use common::Rng;
 
 fn leak(s: Shape) -> &'static Shape {
     Box::leak(Box::new(s))
@@ -478,7 +451,7 @@ fn schema_mismatch(seed: u64) -> Option<String> {
         name: "Root",
         id: "Adversarial.Root",
         doc: "a generated shape",
-        shape: clone_shape(s),
+        shape: *s,
     }));
     let root = leak(Shape::Named(def));
     let doc = hookwire::shape::json_schema(root, "urn:adversarial", "root");
@@ -496,29 +469,6 @@ fn schema_mismatch(seed: u64) -> Option<String> {
         .into_iter()
         .find(|v| root.accepts(v) != back.accepts(v))
         .map(|v| format!("seed {seed}: {s:?} and its frozen schema {doc} disagree on {v}"))
-}
-
-fn clone_shape(s: &'static Shape) -> Shape {
-    match s {
-        Shape::Str => Shape::Str,
-        Shape::Binary => Shape::Binary,
-        Shape::Number => Shape::Number,
-        Shape::Bool => Shape::Bool,
-        Shape::Integer { min, max } => Shape::Integer { min: *min, max: *max },
-        Shape::Null => Shape::Null,
-        Shape::Const(c) => Shape::Const(c),
-        Shape::ConstNumber(n) => Shape::ConstNumber(*n),
-        Shape::Enum(e) => Shape::Enum(e),
-        Shape::Array(x) => Shape::Array(x),
-        Shape::Object(f) => Shape::Object(f),
-        Shape::Map(x) => Shape::Map(x),
-        Shape::AnyOf(a) => Shape::AnyOf(a),
-        Shape::Tagged { tag, variants } => Shape::Tagged { tag, variants },
-        Shape::Json => Shape::Json,
-        Shape::JsonObject => Shape::JsonObject,
-        Shape::Named(d) => Shape::Named(d),
-        Shape::ExactlyOne { keys, shape } => Shape::ExactlyOne { keys, shape },
-    }
 }
 
 #[test]
@@ -555,7 +505,7 @@ fn an_exactly_one_over_a_named_object_survives_its_frozen_schema() {
         name: "Inner",
         id: "Adversarial.Inner",
         doc: "",
-        shape: clone_shape(inner),
+        shape: *inner,
     }));
     let one = leak(Shape::ExactlyOne {
         keys: leak_slice(vec!["p", "q"]),
@@ -580,31 +530,12 @@ fn an_exactly_one_over_a_named_object_survives_its_frozen_schema() {
 // ---------------------------------------------------------------------------------------------
 // The artifact lock and the guard, on scratch copies of the tree.
 
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for e in fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            fs::copy(e.path(), target).unwrap();
-        }
-    }
-}
-
 /// A private copy of the parts of the tree the guard and the lock read.
 fn tree(name: &str) -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "hookwire-adversarial-{name}-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    let _ = fs::remove_dir_all(&dir);
-    for part in ["src/families", "artifacts", "fixtures"] {
-        copy_dir(&common::root().join(part), &dir.join(part));
-    }
-    dir
+    common::scratch_tree(
+        &format!("hookwire-adversarial-{name}"),
+        &["src/families", "artifacts", "fixtures"],
+    )
 }
 
 fn append_lock(root: &Path, line: &str) {
@@ -683,19 +614,7 @@ fn lock_does_not_take_a_copy_for_the_move_of_a_deleted_shipped_file() {
 // check --against, on a scratch git repository.
 
 fn git(dir: &Path, args: &[&str]) -> Option<String> {
-    let o = Command::new("git")
-        .args([
-            "-c",
-            "user.name=hookwire",
-            "-c",
-            "user.email=hookwire@localhost",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .ok()?;
+    let o = common::git_output(dir, args).ok()?;
     o.status
         .success()
         .then(|| String::from_utf8_lossy(&o.stdout).into_owned())

@@ -5,27 +5,11 @@
 
 mod common;
 
-use common::{cases, root, DECODE_DIRS, ENCODE_DIRS};
+use common::{cases, root, Rng, DECODE_DIRS, ENCODE_DIRS};
 use hookwire::session_inbox::target::{Destination, Hook, ReceiverAddress};
 use hookwire::session_inbox::{self, Command, Decoded, Target};
 use hookwire::turn_control::{self, Message};
 use serde_json::{json, Value};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// Keys either family's envelopes declare, and a few they do not.
 const KEYS: &[&str] = &[

@@ -9,33 +9,13 @@ use hookwire::guard::{check, Rule};
 use hookwire::session_inbox::REGISTRY;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for e in fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            fs::copy(e.path(), target).unwrap();
-        }
-    }
-}
 
 /// A private copy of the parts of the tree the guard reads.
 fn tree() -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "hookwire-guard-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    let _ = fs::remove_dir_all(&dir);
-    for part in ["src/families/session_inbox", "artifacts", "fixtures"] {
-        copy_dir(&common::root().join(part), &dir.join(part));
-    }
-    dir
+    common::scratch_tree(
+        "hookwire-guard",
+        &["src/families/session_inbox", "artifacts", "fixtures"],
+    )
 }
 
 fn rules(root: &Path, reg: &Registry) -> Vec<Rule> {

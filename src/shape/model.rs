@@ -10,8 +10,8 @@ use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-/// A wire shape.
-#[derive(Debug)]
+/// A wire shape (`Copy`: its parts are leaked or static, held by reference).
+#[derive(Debug, Clone, Copy)]
 pub enum Shape {
     /// Any string.
     Str,
@@ -786,7 +786,7 @@ fn read_schema(
                     name: leak_str(name),
                     id: leak_str(body.get("title").and_then(Value::as_str).unwrap_or(name)),
                     doc: leak_str(body.get("description").and_then(Value::as_str).unwrap_or("")),
-                    shape: clone_top(inner),
+                    shape: *inner,
                 }));
                 let named = leak(Shape::Named(def));
                 cache.insert(name.into(), Some(named));
@@ -903,29 +903,6 @@ fn exactly_one(v: &Value, shape: &'static Shape) -> &'static Shape {
     }
 }
 
-/// A shape by value from a leaked one (a `Def` holds its shape by value).
-fn clone_top(s: &'static Shape) -> Shape {
-    match s {
-        Shape::Str => Shape::Str,
-        Shape::Binary => Shape::Binary,
-        Shape::Number => Shape::Number,
-        Shape::Bool => Shape::Bool,
-        Shape::Integer { min, max } => Shape::Integer { min: *min, max: *max },
-        Shape::Null => Shape::Null,
-        Shape::Const(c) => Shape::Const(c),
-        Shape::ConstNumber(n) => Shape::ConstNumber(*n),
-        Shape::Enum(e) => Shape::Enum(e),
-        Shape::Array(x) => Shape::Array(x),
-        Shape::Object(f) => Shape::Object(f),
-        Shape::Map(x) => Shape::Map(x),
-        Shape::AnyOf(a) => Shape::AnyOf(a),
-        Shape::Tagged { tag, variants } => Shape::Tagged { tag, variants },
-        Shape::Json => Shape::Json,
-        Shape::JsonObject => Shape::JsonObject,
-        Shape::Named(d) => Shape::Named(d),
-        Shape::ExactlyOne { keys, shape } => Shape::ExactlyOne { keys, shape },
-    }
-}
 /// `export type Name = …;` for a named shape, with its doc and stable identifier.
 pub fn render_ts_def(out: &mut String, d: &Def) {
     use std::fmt::Write as _;

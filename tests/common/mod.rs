@@ -103,3 +103,74 @@ pub fn hookwire(args: &[&str], stdin: &[u8]) -> Output {
     writer.join().unwrap();
     out
 }
+
+/// A small deterministic generator for generated test cases (xorshift64*; no seed source, so a
+/// failure reproduces).
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// A number below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    /// True `percent` times in a hundred.
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+    /// One of `xs`.
+    pub fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len())]
+    }
+}
+
+/// A private copy of the folders `parts` of the tree (relative to its root), in a new temporary
+/// folder whose name starts with `name`: a scratch tree a test may break on purpose.
+pub fn scratch_tree(name: &str, parts: &[&str]) -> PathBuf {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "{name}-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    for part in parts {
+        copy_dir(&root().join(part), &dir.join(part));
+    }
+    dir
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+/// `git` run in `dir` as a scratch repository's committer (a fixed identity, no signing).
+pub fn git_output(dir: &Path, args: &[&str]) -> std::io::Result<Output> {
+    Command::new("git")
+        .args([
+            "-c",
+            "user.name=hookwire",
+            "-c",
+            "user.email=hookwire@localhost",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .output()
+}

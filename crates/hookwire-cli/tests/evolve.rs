@@ -77,19 +77,7 @@ fn repository(name: &str, parts: &[&str]) -> PathBuf {
 }
 
 fn git(dir: &Path, args: &[&str]) -> String {
-    let o = Command::new("git")
-        .args([
-            "-c",
-            "user.name=hookwire",
-            "-c",
-            "user.email=hookwire@localhost",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
+    let o = common::git_output(dir, args).expect("git runs");
     assert!(
         o.status.success(),
         "git {args:?}: {}",
