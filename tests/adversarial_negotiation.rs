@@ -13,24 +13,6 @@ use hookwire::session_inbox::target::{
 use hookwire::{turn_control, EncodeError};
 use serde_json::{json, Value};
 
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-    fn pick<T: Clone>(&mut self, among: &[T]) -> T {
-        among[(self.next() % among.len() as u64) as usize].clone()
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
-
 /// Versions a stamp, an address or a capability may claim, good and bad.
 fn versions() -> Vec<Value> {
     vec![
@@ -79,7 +61,7 @@ fn commands() -> Vec<Value> {
 }
 
 /// A generated `negotiate --lines` request and the write ceiling it runs under.
-fn request(rng: &mut Lcg, commands: &[Value]) -> (Value, u32) {
+fn request(rng: &mut common::Rng, commands: &[Value]) -> (Value, u32) {
     let template = rng.pick(&[
         None,
         Some(json!(null)),
@@ -199,7 +181,7 @@ fn without_path(mut v: Value) -> Value {
 #[test]
 fn every_driver_answers_every_request_alike_with_the_lookups_it_reports() {
     let commands = commands();
-    let mut rng = Lcg(7);
+    let mut rng = common::Rng(7);
     let mut requests: Vec<(Value, u32)> = common::cases("negotiate")
         .into_iter()
         .map(|c| {
@@ -345,7 +327,7 @@ fn turn_control_entries_agree_on_every_capability() {
 }
 
 /// Turn-control values of every kind, version and field mix, good and bad.
-fn turn_values(rng: &mut Lcg, n: usize) -> Vec<Value> {
+fn turn_values(rng: &mut common::Rng, n: usize) -> Vec<Value> {
     let kinds = [
         "turn-result",
         "turn-error",
@@ -422,7 +404,7 @@ fn turn_values(rng: &mut Lcg, n: usize) -> Vec<Value> {
 
 #[test]
 fn turn_control_decode_deferring_step_0_answers_what_every_step_answers() {
-    let mut rng = Lcg(11);
+    let mut rng = common::Rng(11);
     let mut values = turn_values(&mut rng, 20_000);
     for dir in ["v0", "v1", "chain"] {
         let base = common::root().join("fixtures/turn-control").join(dir);

@@ -105,7 +105,7 @@ pub fn hookwire(args: &[&str], stdin: &[u8]) -> Output {
 }
 
 /// A small deterministic generator for generated test cases (xorshift64*; no seed source, so a
-/// failure reproduces).
+/// failure reproduces; the seed must not be 0).
 pub struct Rng(pub u64);
 
 impl Rng {
@@ -126,8 +126,8 @@ impl Rng {
         self.next() % 100 < percent
     }
     /// One of `xs`.
-    pub fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len())]
+    pub fn pick<T: Clone>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len())].clone()
     }
 }
 

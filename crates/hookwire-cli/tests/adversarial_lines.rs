@@ -18,22 +18,6 @@ use std::time::Duration;
 /// The deepest nesting the CLI reads (`MAX_DEPTH` in the CLI).
 const MAX_DEPTH: usize = 131_072;
 
-/// A small deterministic generator (no dependency on the order tests run in).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 fn fixtures(family: &str, dir: &str) -> Vec<Value> {
     let path = common::root().join("fixtures").join(family).join(dir);
     let mut files: Vec<_> = std::fs::read_dir(&path)
@@ -245,7 +229,7 @@ fn an_interactive_producer_gets_each_answer_before_it_writes_the_next_line() {
 
 #[test]
 fn chunked_and_paused_input_keeps_every_answer_in_its_place() {
-    let mut rng = Lcg(0x5eed);
+    let mut rng = common::Rng(0x5eed);
     for (family, mode) in MODES {
         let args = args(family, mode);
         let mut lines = pool(family, mode);
