@@ -247,6 +247,12 @@ test("a receiver address whose version or sessionId is a bigint is an unsupporte
   assert.equal((await outcome(encoder.negotiate(deliver, { address: { sessionId: 1n, version: 3 } }, () => null))).code, "UNSUPPORTED_TARGET");
 });
 
+test("a lookup answering an array is a failed lookup that says so", async () => {
+  const r = await outcome(encoder.negotiate(deliver, { token: "c" }, () => [{ token: "c", runId: "r" }]));
+  assert.equal(r.code, "LOOKUP_FAILED");
+  assert.match(r.message, /answered an array, not a hook/);
+});
+
 test("what a lookup answers that is not a hook, JSON-shaped, is a failed lookup", async () => {
   for (const bad of [5, "c", true, false, [], {}, { token: "c" }, { token: "c", runId: 5 }, { runId: "r" }]) {
     const r = await outcome(encoder.negotiate(deliver, { token: "c" }, () => bad));

@@ -993,6 +993,8 @@ function found(hook) {
     return { failed: `the lookup answered ${typeof hook === "number" ? String(hook) : `a ${typeof hook}`}, not a hook` };
   }
   try {
+    // (Its fields read below would all be absent: say what it is.)
+    if (Array.isArray(hook)) return { failed: "the lookup answered an array, not a hook with a string token and runId" };
     const token = hook.token ?? null;
     const runId = hook.runId ?? null;
     const m = hook.metadata;
