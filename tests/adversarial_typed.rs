@@ -36,23 +36,20 @@ const KEYS: &[&str] = &[
     "extra",
 ];
 
-const KINDS: &[&str] = &[
-    "send",
-    "deliver",
-    "session-timeout",
-    "clear",
-    "compact",
-    "reset",
-    "cancel",
-    "turn-result",
-    "turn-error",
-    "turn-continuation-token",
-    "turn-delivery-request",
-    "turn-delivery-accepted",
-    "turn-delivery-cancelled",
-    "sessionTimeout",
-    "Clear",
-];
+/// Every kind either family decodes, the unversioned `send`, and near-misses.
+static KINDS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    let mut all = common::kind_names(
+        session_inbox::KINDS,
+        session_inbox::symbols::SYMBOLS,
+        &["send", "sessionTimeout", "Clear"],
+    );
+    all.extend(common::kind_names(
+        turn_control::KINDS,
+        turn_control::symbols::SYMBOLS,
+        &[],
+    ));
+    all
+});
 
 fn leaf(r: &mut Rng) -> Value {
     match r.below(12) {

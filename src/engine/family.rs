@@ -156,6 +156,23 @@ pub fn answer_to(answer: crate::Answer, sink: &mut dyn crate::canonical::Sink) -
     }
 }
 
+/// A write ceiling given as JSON (negotiation's `writeAtMost`): a version from 1 to `current`,
+/// or the refusal that names what was given ([`write_ceiling_refused`]).
+#[cfg(feature = "std")]
+pub fn write_ceiling(given: &serde_json::Value, current: u32) -> Result<u32, String> {
+    given
+        .as_u64()
+        .and_then(|n| u32::try_from(n).ok())
+        .filter(|n| (1..=current).contains(n))
+        .ok_or_else(|| write_ceiling_refused(current, &crate::canonical::to_string(given)))
+}
+
+/// Why a write ceiling (`given`, as it was given) is refused: every family's one sentence.
+#[cfg(feature = "std")]
+pub fn write_ceiling_refused(current: u32, given: &dyn core::fmt::Display) -> String {
+    format!("the write ceiling must be a version from 1 to {current}, not {given}")
+}
+
 /// A CLI target name as the JSON target every family's encoder takes: `v0-send` →
 /// `{"version":0,"variant":"send"}`, `v3` → `{"version":3}`; anything else stays a string (and
 /// the family's encoder answers `UNSUPPORTED_TARGET`).

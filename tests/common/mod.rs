@@ -174,3 +174,17 @@ pub fn git_output(dir: &Path, args: &[&str]) -> std::io::Result<Output> {
         .current_dir(dir)
         .output()
 }
+
+/// The kind strings family `f` decodes (its `KINDS`, named by its symbol table), then `extra`:
+/// generated values hold every real kind, whatever a family adds, beside a test's near-misses.
+pub fn kind_names(
+    kinds: &[hookwire::decode::KindSpec],
+    symbols: &[&'static str],
+    extra: &[&'static str],
+) -> Vec<&'static str> {
+    kinds
+        .iter()
+        .map(|k| symbols[usize::from(k.kind.0)])
+        .chain(extra.iter().copied())
+        .collect()
+}

@@ -234,7 +234,8 @@ fn run(args: Vec<OsString>) -> ExitCode {
             let ceiling = write_at_most.unwrap_or(current);
             if !(1..=current).contains(&ceiling) {
                 eprintln!(
-                    "hookwire: --write-at-most {ceiling}: the write ceiling must be a version from 1 to {current} ({})",
+                    "hookwire: --write-at-most: {} ({})",
+                    hookwire::family::write_ceiling_refused(current, &ceiling),
                     desc.name()
                 );
                 return ExitCode::from(2);

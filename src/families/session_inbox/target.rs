@@ -208,9 +208,7 @@ impl Options {
     /// ```
     pub fn with_write_ceiling(mut self, ceiling: u32) -> Result<Options, String> {
         if !(1..=WIRE_VERSION).contains(&ceiling) {
-            return Err(format!(
-                "the write ceiling must be a version from 1 to {WIRE_VERSION}, not {ceiling}"
-            ));
+            return Err(crate::family::write_ceiling_refused(WIRE_VERSION, &ceiling));
         }
         self.write_ceiling = ceiling;
         Ok(self)
@@ -804,14 +802,7 @@ fn step_options(req: &Value) -> Result<Options, String> {
         options.tokens = InboxTokens::from_template(template)?;
     }
     if let Some(w) = req.get("writeAtMost").filter(|w| !w.is_null()) {
-        // A ceiling that is not a whole version is named as it was given, not as a 0.
-        let ceiling = w.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or_else(|| {
-            format!(
-                "the write ceiling must be a version from 1 to {WIRE_VERSION}, not {}",
-                crate::canonical::to_string(w)
-            )
-        })?;
-        options = options.with_write_ceiling(ceiling)?;
+        options = options.with_write_ceiling(crate::family::write_ceiling(w, WIRE_VERSION)?)?;
     }
     Ok(options)
 }

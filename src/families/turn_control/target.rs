@@ -54,12 +54,9 @@ pub fn step_json(req: &Value) -> Value {
     let current = crate::turn_control::WIRE_VERSION;
     let ceiling = match req.get("writeAtMost").filter(|w| !w.is_null()) {
         None => current,
-        Some(w) => match w.as_u64().and_then(|n| u32::try_from(n).ok()) {
-            Some(n) if (1..=current).contains(&n) => n,
-            _ => {
-                let message = format!("the write ceiling must be a version from 1 to {current}");
-                return Answer::transport(Transport::InvalidRequest, message).to_json();
-            }
+        Some(w) => match crate::family::write_ceiling(w, current) {
+            Ok(n) => n,
+            Err(message) => return Answer::transport(Transport::InvalidRequest, message).to_json(),
         },
     };
     answer_request(req, ceiling)
